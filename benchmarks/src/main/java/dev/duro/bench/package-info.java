@@ -1,0 +1,2 @@
+/** Duro benchmarks. */
+package dev.duro.bench;

@@ -1,0 +1,2 @@
+/** Duro consensus. */
+package dev.duro.consensus;

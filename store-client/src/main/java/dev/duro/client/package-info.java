@@ -1,0 +1,2 @@
+/** Duro store-client. */
+package dev.duro.client;

@@ -1,0 +1,265 @@
+package dev.duro.core.codec;
+
+import dev.duro.core.AbortReason;
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
+import dev.duro.core.TxId;
+import dev.duro.core.Write;
+import dev.duro.core.engine.AbortRequest;
+import dev.duro.core.engine.Command;
+import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.Outcome;
+import dev.duro.core.engine.Vote;
+import dev.duro.core.snapshot.Frontier;
+import dev.duro.core.snapshot.GlobalCommit;
+import java.util.ArrayList;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * Encodings of the protocol's value types, shared by the wire protocol, the log entries and the engine's
+ * snapshots. Decoding checks every field against {@link Limits} and the protocol's own bounds, and rejects
+ * anything else with a {@link MalformedInputException} naming the field.
+ */
+public final class CoreCodec {
+    /** The most partitions a cluster may have; bounds participant lists and vectors. */
+    public static final int PARTITIONS_MAX = 4096;
+
+    private static final int COMMAND_COMMIT = 1;
+    private static final int COMMAND_ABORT = 2;
+
+    /** Wire codes of the abort reasons, by position: append new kinds, never reorder. */
+    private static final List<AbortReason.Kind> REASON_KINDS = List.of(
+            AbortReason.Kind.READ_KEY_OVERWRITTEN,
+            AbortReason.Kind.WRITTEN_KEY_READ_CONCURRENTLY,
+            AbortReason.Kind.SNAPSHOT_TOO_OLD,
+            AbortReason.Kind.ABORT_REQUESTED,
+            AbortReason.Kind.INVALID_SNAPSHOT);
+
+    private final Limits limits;
+
+    public CoreCodec(Limits limits) {
+        this.limits = limits;
+    }
+
+    public Limits limits() {
+        return limits;
+    }
+
+    // ---- identities and small types ----
+
+    public static void writeTxId(ByteWriter out, TxId tid) {
+        out.writeLong(tid.clientId()).writeLong(tid.sequence());
+    }
+
+    public static TxId readTxId(ByteReader in) {
+        return new TxId(in.readLong(), in.readLong());
+    }
+
+    public static void writePartitions(ByteWriter out, List<Integer> partitions) {
+        out.writeVarLong(partitions.size());
+        for (int partition : partitions) {
+            out.writeVarLong(partition);
+        }
+    }
+
+    /** Partitions in ascending order, each below {@link #PARTITIONS_MAX}. */
+    public static List<Integer> readPartitions(ByteReader in, String what) {
+        int count = in.readVarInt(PARTITIONS_MAX, what + " count");
+        List<Integer> partitions = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            int partition = in.readVarInt(PARTITIONS_MAX - 1, what);
+            if (i > 0 && partition <= partitions.get(i - 1)) {
+                throw new MalformedInputException(what + " must ascend without duplicates");
+            }
+            partitions.add(partition);
+        }
+        return partitions;
+    }
+
+    public static void writeNumbers(ByteWriter out, List<Long> numbers) {
+        out.writeVarLong(numbers.size());
+        for (long number : numbers) {
+            out.writeVarLong(number);
+        }
+    }
+
+    public static List<Long> readNumbers(ByteReader in, int max, String what) {
+        int count = in.readVarInt(max, what + " count");
+        List<Long> numbers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            numbers.add(readNonNegative(in, what));
+        }
+        return numbers;
+    }
+
+    public static long readNonNegative(ByteReader in, String what) {
+        long value = in.readVarLong();
+        if (value < 0) {
+            throw new MalformedInputException(what + " must be non-negative");
+        }
+        return value;
+    }
+
+    public static void writeReason(ByteWriter out, @Nullable AbortReason reason) {
+        out.writeBoolean(reason != null);
+        if (reason == null) {
+            return;
+        }
+        out.writeByte(REASON_KINDS.indexOf(reason.kind()));
+        out.writeVarLong(reason.partition());
+        out.writeNullableBytes(reason.key());
+        out.writeVarLong(reason.number());
+        out.writeBoolean(reason.possibleFalsePositive());
+    }
+
+    public @Nullable AbortReason readReason(ByteReader in) {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        int kind = in.readByte();
+        if (kind >= REASON_KINDS.size()) {
+            throw new MalformedInputException("unknown abort reason kind " + kind);
+        }
+        int partition = in.readVarInt(PARTITIONS_MAX - 1, "abort reason partition");
+        Bytes key = in.readNullableBytes(limits.keyBytesMax(), "abort reason key");
+        long number = readNonNegative(in, "abort reason number");
+        return new AbortReason(REASON_KINDS.get(kind), partition, key, number, in.readBoolean());
+    }
+
+    // ---- commands ----
+
+    public void writeCommand(ByteWriter out, Command command) {
+        if (command instanceof CommitRequest commit) {
+            out.writeByte(COMMAND_COMMIT);
+            writeTxId(out, commit.tid());
+            writePartitions(out, commit.participants());
+            out.writeVarLong(commit.snapshot());
+            out.writeVarLong(commit.readSet().size());
+            for (Bytes key : commit.readSet()) {
+                out.writeBytes(key);
+            }
+            out.writeVarLong(commit.writeSet().size());
+            for (Write write : commit.writeSet()) {
+                out.writeBytes(write.key());
+                out.writeNullableBytes(write.value());
+            }
+        } else {
+            AbortRequest abort = (AbortRequest) command;
+            out.writeByte(COMMAND_ABORT);
+            writeTxId(out, abort.tid());
+            writePartitions(out, abort.participants());
+            out.writeVarLong(abort.requestedBy());
+        }
+    }
+
+    public Command readCommand(ByteReader in) {
+        int type = in.readByte();
+        return switch (type) {
+            case COMMAND_COMMIT -> readCommit(in);
+            case COMMAND_ABORT -> new AbortRequest(
+                    readTxId(in),
+                    readNonEmptyPartitions(in),
+                    in.readVarInt(PARTITIONS_MAX - 1, "abort request partition"));
+            default -> throw new MalformedInputException("unknown command type " + type);
+        };
+    }
+
+    private CommitRequest readCommit(ByteReader in) {
+        TxId tid = readTxId(in);
+        List<Integer> participants = readNonEmptyPartitions(in);
+        long snapshot = readNonNegative(in, "snapshot");
+        int reads = in.readVarInt(limits.transactionKeysMax(), "read set size");
+        List<Bytes> readSet = new ArrayList<>(Math.min(reads, in.remaining()));
+        for (int i = 0; i < reads; i++) {
+            readSet.add(in.readBytes(limits.keyBytesMax(), "key"));
+        }
+        int writes = in.readVarInt(limits.transactionKeysMax(), "write set size");
+        List<Write> writeSet = new ArrayList<>(Math.min(writes, in.remaining()));
+        for (int i = 0; i < writes; i++) {
+            Bytes key = in.readBytes(limits.keyBytesMax(), "key");
+            writeSet.add(new Write(key, in.readNullableBytes(limits.valueBytesMax(), "value")));
+        }
+        return new CommitRequest(tid, participants, snapshot, readSet, writeSet);
+    }
+
+    private static List<Integer> readNonEmptyPartitions(ByteReader in) {
+        List<Integer> participants = readPartitions(in, "participant");
+        if (participants.isEmpty()) {
+            throw new MalformedInputException("a transaction needs at least one participant");
+        }
+        return participants;
+    }
+
+    // ---- votes, outcomes, frontiers ----
+
+    public static void writeVote(ByteWriter out, Vote vote) {
+        writeTxId(out, vote.tid());
+        out.writeVarLong(vote.partition());
+        out.writeVarLong(vote.commitNumber());
+        writeReason(out, vote.reason());
+        out.writeBoolean(vote.replyWanted());
+    }
+
+    public Vote readVote(ByteReader in) {
+        TxId tid = readTxId(in);
+        int partition = in.readVarInt(PARTITIONS_MAX - 1, "vote partition");
+        long number = readNonNegative(in, "vote commit number");
+        AbortReason reason = readReason(in);
+        return new Vote(tid, partition, number, reason, in.readBoolean());
+    }
+
+    public static void writeOutcome(ByteWriter out, Outcome outcome) {
+        writeTxId(out, outcome.tid());
+        writePartitions(out, outcome.participants());
+        writeNumbers(out, outcome.versions());
+        writeReason(out, outcome.reason());
+    }
+
+    public Outcome readOutcome(ByteReader in) {
+        TxId tid = readTxId(in);
+        List<Integer> participants = readPartitions(in, "outcome participant");
+        List<Long> versions = readNumbers(in, participants.size(), "outcome version");
+        AbortReason reason = readReason(in);
+        if (reason == null && versions.size() != participants.size()) {
+            throw new MalformedInputException("a committed outcome has one version per participant");
+        }
+        return new Outcome(tid, participants, versions, reason);
+    }
+
+    public static void writeGlobalCommit(ByteWriter out, GlobalCommit global) {
+        writeTxId(out, global.tid());
+        writePartitions(out, global.partitions());
+        writeNumbers(out, global.numbers());
+    }
+
+    public static GlobalCommit readGlobalCommit(ByteReader in) {
+        TxId tid = readTxId(in);
+        List<Integer> partitions = readPartitions(in, "global commit partition");
+        List<Long> numbers = readNumbers(in, partitions.size(), "global commit number");
+        if (partitions.size() < 2 || numbers.size() != partitions.size()) {
+            throw new MalformedInputException("a global commit has a number for each of its >= 2 partitions");
+        }
+        return new GlobalCommit(tid, partitions, numbers);
+    }
+
+    public static void writeFrontier(ByteWriter out, Frontier frontier) {
+        out.writeVarLong(frontier.partition());
+        out.writeVarLong(frontier.snapshotCounter());
+        out.writeVarLong(frontier.globals().size());
+        for (GlobalCommit global : frontier.globals()) {
+            writeGlobalCommit(out, global);
+        }
+    }
+
+    public static Frontier readFrontier(ByteReader in) {
+        int partition = in.readVarInt(PARTITIONS_MAX - 1, "frontier partition");
+        long counter = readNonNegative(in, "frontier snapshot counter");
+        int count = in.readVarInt(in.remaining(), "frontier global count");
+        List<GlobalCommit> globals = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            globals.add(readGlobalCommit(in));
+        }
+        return new Frontier(partition, counter, globals);
+    }
+}

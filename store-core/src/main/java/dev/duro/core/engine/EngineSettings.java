@@ -1,0 +1,80 @@
+package dev.duro.core.engine;
+
+import dev.duro.core.certify.CertifierSettings;
+
+/**
+ * Settings of one partition's engine. Those marked <em>replicated</em> influence decisions or state and must be
+ * identical at every replica of a partition; the timing ones are local to a replica and only affect liveness.
+ *
+ * @param certification replicated: how transactions are certified (window K, bloom summaries)
+ * @param snapshotsRetained replicated: how many versions behind {@code SC} stay readable; reads below
+ *     {@code SC - snapshotsRetained} fail with {@code SnapshotTooOldException}
+ * @param outcomesRetained replicated: how many finished transactions keep their outcome, to answer duplicate
+ *     commits and late votes
+ * @param globalCommitsRetained replicated: how many committed global transactions are kept for frontiers
+ * @param bufferedVotesMax local: votes held for transactions not yet delivered here (oldest dropped first;
+ *     a dropped vote is fetched again by retransmission)
+ * @param voteResendAfterMillis local: a global transaction that waits this long at the head of {@code PENDING}
+ *     makes this replica send its own vote and ask for the missing ones, and again at this interval
+ * @param abortRequestAfterMillis local: after waiting this long for a participant's vote, propose an
+ *     {@link AbortRequest} into its log (the designated voter first; every replica after twice as long)
+ */
+public record EngineSettings(
+        CertifierSettings certification,
+        long snapshotsRetained,
+        int outcomesRetained,
+        int globalCommitsRetained,
+        int bufferedVotesMax,
+        long voteResendAfterMillis,
+        long abortRequestAfterMillis) {
+    public static final EngineSettings DEFAULT =
+            new EngineSettings(CertifierSettings.DEFAULT, 100_000, 100_000, 10_000, 100_000, 50, 1_000);
+
+    public EngineSettings {
+        requireAtLeast("engine.snapshots-retained", snapshotsRetained, 1);
+        requireAtLeast("engine.outcomes-retained", outcomesRetained, 1);
+        requireAtLeast("engine.global-commits-retained", globalCommitsRetained, 1);
+        requireAtLeast("engine.buffered-votes-max", bufferedVotesMax, 1);
+        requireAtLeast("engine.vote-resend-after-millis", voteResendAfterMillis, 1);
+        requireAtLeast("engine.abort-request-after-millis", abortRequestAfterMillis, 1);
+    }
+
+    private static void requireAtLeast(String name, long value, long minimum) {
+        if (value < minimum) {
+            throw new IllegalArgumentException(name + " must be >= " + minimum + ", was " + value);
+        }
+    }
+
+    public EngineSettings withCertification(CertifierSettings settings) {
+        return new EngineSettings(
+                settings,
+                snapshotsRetained,
+                outcomesRetained,
+                globalCommitsRetained,
+                bufferedVotesMax,
+                voteResendAfterMillis,
+                abortRequestAfterMillis);
+    }
+
+    public EngineSettings withRetention(long snapshots, int outcomes) {
+        return new EngineSettings(
+                certification,
+                snapshots,
+                outcomes,
+                globalCommitsRetained,
+                bufferedVotesMax,
+                voteResendAfterMillis,
+                abortRequestAfterMillis);
+    }
+
+    public EngineSettings withTimeouts(long voteResendAfter, long abortRequestAfter) {
+        return new EngineSettings(
+                certification,
+                snapshotsRetained,
+                outcomesRetained,
+                globalCommitsRetained,
+                bufferedVotesMax,
+                voteResendAfter,
+                abortRequestAfter);
+    }
+}

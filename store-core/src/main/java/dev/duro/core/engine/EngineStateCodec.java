@@ -1,0 +1,165 @@
+package dev.duro.core.engine;
+
+import com.google.common.hash.Hasher;
+import com.google.common.hash.Hashing;
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
+import dev.duro.core.TxId;
+import dev.duro.core.certify.Certifier;
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.snapshot.GlobalCommit;
+import dev.duro.core.store.MultiVersionStore;
+import dev.duro.core.store.VersionedValue;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a partition engine's replicated state to bytes and restores it: the state-machine snapshot.
+ *
+ * <p>Everything that influences a future decision is included: {@code SC}, the store, the certification
+ * window, {@code PENDING} with the votes known for each entry, the retained outcomes and tombstones, and the
+ * recent global commits. Votes buffered for undelivered transactions are included too (they only speed
+ * things up). Local timing state is not: a restored replica starts its timers afresh.
+ */
+public final class EngineStateCodec {
+    private static final int MAGIC = 0x44555245; // "DURE"
+    private static final int FORMAT_VERSION = 1;
+
+    private final CoreCodec codec;
+
+    public EngineStateCodec(Limits limits) {
+        this.codec = new CoreCodec(limits);
+    }
+
+    public byte[] write(PartitionEngine engine) {
+        ByteWriter out = new ByteWriter(1 << 16);
+        out.writeInt(MAGIC).writeInt(FORMAT_VERSION);
+        out.writeInt(engine.partition());
+        out.writeLong(engine.snapshotCounter());
+        engine.store().writeTo(out);
+        engine.certifier().writeTo(out);
+        out.writeInt(engine.pendingCount());
+        for (PartitionEngine.Pending entry : engine.pendingQueue()) {
+            codec.writeCommand(out, entry.request);
+            out.writeVarLong(entry.number);
+            CoreCodec.writeVote(out, entry.ownVote);
+            writeVotes(out, entry.votes);
+        }
+        out.writeInt(engine.decided().size());
+        for (PartitionEngine.Decided known : engine.decided().values()) {
+            CoreCodec.writeOutcome(out, known.outcome());
+            out.writeBoolean(known.ownVote() != null);
+            if (known.ownVote() != null) {
+                CoreCodec.writeVote(out, known.ownVote());
+            }
+        }
+        out.writeInt(engine.recentGlobals().size());
+        for (GlobalCommit global : engine.recentGlobals()) {
+            CoreCodec.writeGlobalCommit(out, global);
+        }
+        out.writeInt(engine.bufferedVotes().size());
+        for (Map.Entry<TxId, Map<Integer, Vote>> entry : engine.bufferedVotes().entrySet()) {
+            CoreCodec.writeTxId(out, entry.getKey());
+            writeVotes(out, entry.getValue());
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Restores an engine written by {@link #write}.
+     *
+     * @throws MalformedInputException if the bytes are not such a state, or belong to another partition
+     */
+    public PartitionEngine read(byte[] state, int partition, EngineSettings settings) {
+        ByteReader in = new ByteReader(state);
+        if (in.readInt() != MAGIC) {
+            throw new MalformedInputException("not a Duro engine snapshot");
+        }
+        int version = in.readInt();
+        if (version != FORMAT_VERSION) {
+            throw new MalformedInputException("unsupported engine snapshot format " + version);
+        }
+        int stored = in.readInt();
+        if (stored != partition) {
+            throw new MalformedInputException("snapshot of partition " + stored + ", expected " + partition);
+        }
+        long snapshotCounter = in.readLong();
+        MultiVersionStore store = MultiVersionStore.readFrom(in);
+        Certifier certifier = Certifier.readFrom(in, partition, settings.certification());
+        PartitionEngine engine = new PartitionEngine(partition, settings, store, certifier, snapshotCounter);
+        int pending = in.readCount();
+        for (int i = 0; i < pending; i++) {
+            if (!(codec.readCommand(in) instanceof CommitRequest request)) {
+                throw new MalformedInputException("PENDING holds only commit requests");
+            }
+            long number = CoreCodec.readNonNegative(in, "pending number");
+            Vote own = codec.readVote(in);
+            engine.restorePending(request, number, own, readVotes(in));
+        }
+        int decided = in.readCount();
+        for (int i = 0; i < decided; i++) {
+            Outcome outcome = codec.readOutcome(in);
+            Vote own = in.readBoolean() ? codec.readVote(in) : null;
+            engine.decided().put(outcome.tid(), new PartitionEngine.Decided(outcome, own));
+        }
+        int globals = in.readCount();
+        for (int i = 0; i < globals; i++) {
+            engine.recentGlobals().addLast(CoreCodec.readGlobalCommit(in));
+        }
+        int buffered = in.readCount();
+        for (int i = 0; i < buffered; i++) {
+            TxId tid = CoreCodec.readTxId(in);
+            Map<Integer, Vote> votes = readVotes(in);
+            if (votes != null) {
+                engine.bufferedVotes().put(tid, votes);
+            }
+        }
+        in.expectEnd("engine snapshot");
+        return engine;
+    }
+
+    private static void writeVotes(ByteWriter out, Map<Integer, Vote> votes) {
+        out.writeBoolean(votes != null);
+        if (votes == null) {
+            return;
+        }
+        List<Integer> partitions = votes.keySet().stream().sorted().toList();
+        out.writeInt(partitions.size());
+        for (int partition : partitions) {
+            CoreCodec.writeVote(out, votes.get(partition));
+        }
+    }
+
+    private Map<Integer, Vote> readVotes(ByteReader in) {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        int count = in.readCount();
+        Map<Integer, Vote> votes = new HashMap<>();
+        for (int i = 0; i < count; i++) {
+            Vote vote = codec.readVote(in);
+            votes.put(vote.partition(), vote);
+        }
+        return votes;
+    }
+
+    /**
+     * A digest of what readers can observe: {@code SC} and every key's value at {@code SC}. Replicas of a
+     * partition that delivered the same log have equal digests.
+     */
+    public static long contentDigest(PartitionEngine engine) {
+        Hasher hasher = Hashing.murmur3_128().newHasher();
+        hasher.putLong(engine.snapshotCounter());
+        for (Map.Entry<Bytes, VersionedValue> entry : engine.store().sortedView(engine.snapshotCounter())) {
+            byte[] key = entry.getKey().unsafeArray();
+            byte[] value = entry.getValue().value().unsafeArray();
+            hasher.putInt(key.length).putBytes(key).putLong(entry.getValue().version());
+            hasher.putInt(value.length).putBytes(value);
+        }
+        return hasher.hash().asLong();
+    }
+}

@@ -1,0 +1,2 @@
+/** Duro store-core. */
+package dev.duro.core;

@@ -1,0 +1,189 @@
+package dev.duro.core.store;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+
+/**
+ * The in-memory multiversion store of one partition replica: key → version chain.
+ *
+ * <p>Versions are the commit numbers of the partition engine, installed in increasing order. A read at
+ * snapshot {@code s} returns the newest version {@code <= s}. Garbage collection is incremental: every install
+ * that shadows an older version, or writes a deletion, queues {@code (key, version)}; once the horizon passes
+ * that version, the older versions of the key can go. The work is proportional to what is collected, never to
+ * the size of the store.
+ *
+ * <p>Not thread-safe: owned by the partition engine, which is single-threaded.
+ */
+public final class MultiVersionStore {
+    private final Map<Bytes, VersionChain> chains = new HashMap<>();
+    /** Keys that hold a version collectable once the horizon reaches it, in install (version) order. */
+    private final ArrayDeque<PendingCollection> collectable = new ArrayDeque<>();
+
+    private long horizon;
+    private long newestVersion;
+    private long versionCount;
+
+    private record PendingCollection(Bytes key, long version) {}
+
+    /** The oldest snapshot that can still be read. */
+    public long horizon() {
+        return horizon;
+    }
+
+    /** The newest version installed so far (0 for an empty store). */
+    public long newestVersion() {
+        return newestVersion;
+    }
+
+    public int keyCount() {
+        return chains.size();
+    }
+
+    /** Number of versions held, tombstones included. */
+    public long versionCount() {
+        return versionCount;
+    }
+
+    /** The newest version of {@code key} at or below {@code snapshot}. */
+    public VersionedValue get(Bytes key, long snapshot) {
+        if (snapshot < horizon) {
+            throw new SnapshotTooOldException(snapshot, horizon);
+        }
+        VersionChain chain = chains.get(key);
+        if (chain == null) {
+            return VersionedValue.ABSENT;
+        }
+        int index = chain.indexAtOrBelow(snapshot);
+        if (index < 0) {
+            return VersionedValue.ABSENT;
+        }
+        Bytes value = chain.valueAt(index);
+        return new VersionedValue(value, chain.versionAt(index));
+    }
+
+    /**
+     * Installs one write at {@code version}. All writes of one transaction share a version; versions of
+     * successive transactions increase.
+     *
+     * @param value the new value, or {@code null} to delete the key
+     */
+    public void put(Bytes key, @Nullable Bytes value, long version) {
+        if (version < newestVersion || version <= horizon) {
+            throw new IllegalStateException(
+                    "version " + version + " below newest " + newestVersion + " or horizon " + horizon);
+        }
+        newestVersion = version;
+        VersionChain chain = chains.get(key);
+        if (chain == null) {
+            if (value == null) {
+                return; // deleting an absent key leaves nothing to remember
+            }
+            chains.put(key, new VersionChain(version, value));
+        } else {
+            chain.append(version, value);
+            collectable.addLast(new PendingCollection(key, version));
+        }
+        versionCount++;
+    }
+
+    /**
+     * Raises the horizon to {@code newHorizon} and removes versions no snapshot at or above it can read.
+     * Lowering the horizon is ignored.
+     */
+    public void collectGarbage(long newHorizon) {
+        if (newHorizon <= horizon) {
+            return;
+        }
+        if (newHorizon > newestVersion) {
+            newHorizon = newestVersion;
+        }
+        horizon = newHorizon;
+        while (!collectable.isEmpty() && collectable.peekFirst().version() <= horizon) {
+            Bytes key = collectable.pollFirst().key();
+            VersionChain chain = chains.get(key);
+            if (chain == null) {
+                continue;
+            }
+            int before = chain.size();
+            if (chain.collectBelow(horizon)) {
+                chains.remove(key);
+            }
+            versionCount -= before - chain.size();
+        }
+    }
+
+    /** Every key with its newest version at {@code snapshot}, for digests and state transfer; sorted by key. */
+    public List<Map.Entry<Bytes, VersionedValue>> sortedView(long snapshot) {
+        List<Map.Entry<Bytes, VersionedValue>> out = new ArrayList<>(chains.size());
+        for (Map.Entry<Bytes, VersionChain> entry : chains.entrySet()) {
+            VersionedValue value = get(entry.getKey(), snapshot);
+            if (value.isPresent()) {
+                out.add(Map.entry(entry.getKey(), value));
+            }
+        }
+        out.sort(Map.Entry.comparingByKey());
+        return out;
+    }
+
+    // ---- state transfer -------------------------------------------------------------------------------------
+
+    /** Visits the whole content (horizon, chains, collection queue) in a deterministic order. */
+    public void writeTo(ByteWriter out) {
+        out.writeLong(horizon);
+        out.writeLong(newestVersion);
+        List<Bytes> keys = new ArrayList<>(chains.keySet());
+        keys.sort(null);
+        out.writeInt(keys.size());
+        for (Bytes key : keys) {
+            VersionChain chain = chains.get(key);
+            out.writeBytes(key);
+            out.writeInt(chain.size());
+            for (int i = 0; i < chain.size(); i++) {
+                out.writeLong(chain.versionAt(i));
+                out.writeNullableBytes(chain.valueAt(i));
+            }
+        }
+        out.writeInt(collectable.size());
+        for (PendingCollection pending : collectable) {
+            out.writeBytes(pending.key());
+            out.writeLong(pending.version());
+        }
+    }
+
+    public static MultiVersionStore readFrom(ByteReader in) {
+        MultiVersionStore store = new MultiVersionStore();
+        store.horizon = in.readLong();
+        store.newestVersion = in.readLong();
+        int keys = in.readCount();
+        for (int k = 0; k < keys; k++) {
+            Bytes key = in.readBytes();
+            int versions = in.readCount();
+            VersionChain chain = null;
+            for (int i = 0; i < versions; i++) {
+                long version = in.readLong();
+                Bytes value = in.readNullableBytes();
+                if (chain == null) {
+                    chain = new VersionChain(version, value);
+                } else {
+                    chain.append(version, value);
+                }
+                store.versionCount++;
+            }
+            if (chain != null) {
+                store.chains.put(key, chain);
+            }
+        }
+        int pending = in.readCount();
+        for (int i = 0; i < pending; i++) {
+            store.collectable.addLast(new PendingCollection(in.readBytes(), in.readLong()));
+        }
+        return store;
+    }
+}

@@ -1,0 +1,2 @@
+/** Duro store-server. */
+package dev.duro.server;
