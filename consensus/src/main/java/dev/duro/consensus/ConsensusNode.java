@@ -1,0 +1,217 @@
+package dev.duro.consensus;
+
+import dev.duro.core.Limits;
+import dev.duro.core.engine.EngineSettings;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachine;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.util.ExitUtils;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's consensus: a single Ratis {@link RaftServer} hosting the Raft group of every partition placed on
+ * this node (multi-raft), the partition state machines, and a {@link GroupCommitter} per partition for
+ * proposing commands.
+ *
+ * <p>All groups share one storage directory ({@code <dir>/<group-uuid>/...}); at restart the server finds
+ * them on disk again ({@code RECOVER}) and only groups missing there are added.
+ */
+public final class ConsensusNode implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsensusNode.class);
+
+    private final String nodeId;
+    private final RaftTopology topology;
+    private final ConsensusSettings settings;
+    private final RaftServer server;
+    private final Map<Integer, PartitionStateMachine> replicas = new ConcurrentHashMap<>();
+    private final Map<Integer, GroupCommitter> committers = new ConcurrentHashMap<>();
+    private final CommandBatches batches;
+
+    private ConsensusNode(
+            String nodeId,
+            RaftTopology topology,
+            ConsensusSettings settings,
+            EngineSettings engineSettings,
+            Limits limits,
+            EffectHandler effects)
+            throws IOException {
+        this.nodeId = nodeId;
+        this.topology = topology;
+        this.settings = settings;
+        this.batches = new CommandBatches(limits);
+        Files.createDirectories(settings.storageDirectory());
+        ExitUtils.disableSystemExit(); // gRPC would exit the JVM when a port cannot be bound
+        StateMachine.Registry registry = groupId -> {
+            if (groupId.equals(RaftGroupId.emptyGroupId())) {
+                return new BaseStateMachine(); // the server's placeholder group before the partitions join
+            }
+            int partition = topology.partitionOf(groupId);
+            if (partition < 0) {
+                throw new IllegalArgumentException(
+                        "group " + groupId + " is no partition of " + topology.clusterName());
+            }
+            return replicas.computeIfAbsent(
+                    partition, p -> new PartitionStateMachine(p, engineSettings, limits, effects));
+        };
+        this.server = RaftServer.newBuilder()
+                .setServerId(RaftTopology.peerId(nodeId))
+                .setGroup(RaftGroup.emptyGroup())
+                .setProperties(serverProperties(settings))
+                .setStateMachineRegistry(registry)
+                .setOption(RaftStorage.StartupOption.RECOVER)
+                .build();
+    }
+
+    /**
+     * Starts the Raft server and joins the groups of every partition {@code nodeId} replicates.
+     *
+     * @throws IOException if the storage or the port cannot be used
+     */
+    public static ConsensusNode start(
+            String nodeId,
+            RaftTopology topology,
+            ConsensusSettings settings,
+            EngineSettings engineSettings,
+            Limits limits,
+            EffectHandler effects)
+            throws IOException {
+        ConsensusNode node = new ConsensusNode(nodeId, topology, settings, engineSettings, limits, effects);
+        try {
+            node.server.start();
+            node.joinGroups();
+        } catch (IOException | RuntimeException e) {
+            node.close();
+            throw e;
+        }
+        return node;
+    }
+
+    private static RaftProperties serverProperties(ConsensusSettings settings) {
+        RaftProperties properties = new RaftProperties();
+        RaftServerConfigKeys.setStorageDir(
+                properties, List.of(settings.storageDirectory().toFile()));
+        RaftServerConfigKeys.setRemovedGroupsDir(
+                properties,
+                settings.storageDirectory().resolve("removed-groups").toFile());
+        GrpcConfigKeys.Server.setHost(properties, settings.raftHost());
+        GrpcConfigKeys.Server.setPort(properties, settings.raftPort());
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, settings.snapshotEveryEntries());
+        RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("32MB"));
+        RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !settings.fsync());
+        // A log entry may hold a whole batch of large values.
+        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.batchBytesMax() + (2 << 20)));
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
+                properties, SizeInBytes.valueOf(settings.batchBytesMax() + (1 << 20)));
+        RaftServerConfigKeys.Rpc.setRequestTimeout(
+                properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        return properties;
+    }
+
+    private void joinGroups() throws IOException {
+        Set<RaftGroupId> present = new HashSet<>();
+        server.getGroupIds().forEach(present::add);
+        AtomicLong callId = new AtomicLong();
+        for (int partition : topology.partitionsOf(nodeId)) {
+            RaftGroup group = topology.group(partition);
+            if (present.contains(group.getGroupId())) {
+                continue;
+            }
+            RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(
+                    ClientId.randomId(), RaftTopology.peerId(nodeId), callId.incrementAndGet(), group));
+            if (!reply.isSuccess()) {
+                throw new IOException("could not join the group of partition " + partition, reply.getException());
+            }
+        }
+        LOG.info("node {} hosts partitions {}", nodeId, topology.partitionsOf(nodeId));
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    public RaftTopology topology() {
+        return topology;
+    }
+
+    /** The local replica of {@code partition}, or null if this node does not replicate it. */
+    public PartitionStateMachine replica(int partition) {
+        return replicas.get(partition);
+    }
+
+    public List<PartitionStateMachine> replicas() {
+        return new ArrayList<>(replicas.values());
+    }
+
+    /** Proposes commands into {@code partition}'s log; any node may propose to any partition. */
+    public GroupCommitter committer(int partition) {
+        return committers.computeIfAbsent(partition, this::newCommitter);
+    }
+
+    private GroupCommitter newCommitter(int partition) {
+        RaftProperties properties = new RaftProperties();
+        RaftServerConfigKeys.Rpc.setRequestTimeout(
+                properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.batchBytesMax() + (2 << 20)));
+        RaftClient client = RaftClient.newBuilder()
+                .setProperties(properties)
+                .setRaftGroup(topology.group(partition))
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                        100, TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
+                .build();
+        return new GroupCommitter(partition, client, batches, settings);
+    }
+
+    /** The current leader of {@code partition} as this node sees it, or null. */
+    public RaftPeerId leaderOf(int partition) {
+        try {
+            return server.getDivision(topology.groupId(partition)).getInfo().getLeaderId();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    public boolean isLeader(int partition) {
+        try {
+            return server.getDivision(topology.groupId(partition)).getInfo().isLeader();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (GroupCommitter committer : committers.values()) {
+            committer.close();
+        }
+        server.close();
+    }
+}

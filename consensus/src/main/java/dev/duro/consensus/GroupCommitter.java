@@ -1,0 +1,139 @@
+package dev.duro.consensus;
+
+import dev.duro.core.OverloadedException;
+import dev.duro.core.engine.Command;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+
+/**
+ * Group commit into one partition's log: at most one proposal in flight from this node to the partition;
+ * commands submitted meanwhile accumulate and go out together as the next log entry, bounded by count and
+ * bytes. A single client sees one round trip; many clients share entries, so throughput is entries per second
+ * times commands per entry.
+ *
+ * <p>The returned future completes when the entry holding the command is committed and applied at the leader.
+ * The transaction's outcome arrives separately, from the engine's reply effect.
+ */
+public final class GroupCommitter implements Closeable {
+    private final int partition;
+    private final RaftClient client;
+    private final CommandBatches batches;
+    private final ConsensusSettings settings;
+
+    private final ArrayDeque<Queued> queue = new ArrayDeque<>();
+    private long queuedBytes;
+    private boolean inFlight;
+    private boolean closed;
+
+    private long entriesSent;
+    private long commandsSent;
+
+    private record Queued(byte[] encoded, CompletableFuture<Void> appended) {}
+
+    GroupCommitter(int partition, RaftClient client, CommandBatches batches, ConsensusSettings settings) {
+        this.partition = partition;
+        this.client = client;
+        this.batches = batches;
+        this.settings = settings;
+    }
+
+    /**
+     * Queues a command for the partition's log.
+     *
+     * @throws OverloadedException if {@code raft.queued-bytes-max} is reached
+     */
+    public CompletableFuture<Void> submit(Command command) {
+        byte[] encoded = batches.encodeCommand(command);
+        CompletableFuture<Void> appended = new CompletableFuture<>();
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("partition " + partition + " committer is closed");
+            }
+            if (queuedBytes + encoded.length > settings.queuedBytesMax()) {
+                throw new OverloadedException("partition " + partition + " has " + queuedBytes
+                        + " bytes queued for its log (raft.queued-bytes-max " + settings.queuedBytesMax() + ")");
+            }
+            queue.addLast(new Queued(encoded, appended));
+            queuedBytes += encoded.length;
+        }
+        sendNext();
+        return appended;
+    }
+
+    private void sendNext() {
+        List<Queued> batch;
+        synchronized (this) {
+            if (inFlight || queue.isEmpty()) {
+                return;
+            }
+            batch = new ArrayList<>();
+            long bytes = 0;
+            while (!queue.isEmpty() && batch.size() < settings.batchCommandsMax()) {
+                Queued next = queue.peekFirst();
+                if (!batch.isEmpty() && bytes + next.encoded().length > settings.batchBytesMax()) {
+                    break;
+                }
+                queue.pollFirst();
+                bytes += next.encoded().length;
+                batch.add(next);
+            }
+            queuedBytes -= bytes;
+            inFlight = true;
+            entriesSent++;
+            commandsSent += batch.size();
+        }
+        List<byte[]> encoded = new ArrayList<>(batch.size());
+        for (Queued queued : batch) {
+            encoded.add(queued.encoded());
+        }
+        Message message = Message.valueOf(ByteString.copyFrom(batches.join(encoded)));
+        client.async().send(message).whenComplete((reply, failure) -> finished(batch, reply, failure));
+    }
+
+    private void finished(List<Queued> batch, RaftClientReply reply, Throwable failure) {
+        Throwable error = failure != null ? failure : reply.isSuccess() ? null : reply.getException();
+        for (Queued queued : batch) {
+            if (error == null) {
+                queued.appended().complete(null);
+            } else {
+                queued.appended().completeExceptionally(error);
+            }
+        }
+        synchronized (this) {
+            inFlight = false;
+        }
+        sendNext();
+    }
+
+    /** Log entries proposed so far. */
+    public synchronized long entriesSent() {
+        return entriesSent;
+    }
+
+    /** Commands proposed so far; divided by {@link #entriesSent()} it is the mean batch size. */
+    public synchronized long commandsSent() {
+        return commandsSent;
+    }
+
+    @Override
+    public void close() throws IOException {
+        List<Queued> abandoned;
+        synchronized (this) {
+            closed = true;
+            abandoned = new ArrayList<>(queue);
+            queue.clear();
+        }
+        for (Queued queued : abandoned) {
+            queued.appended().completeExceptionally(new IOException("shutting down"));
+        }
+        client.close();
+    }
+}

@@ -1,0 +1,298 @@
+package dev.duro.consensus;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
+import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.engine.AbortRequest;
+import dev.duro.core.engine.Command;
+import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.Effect;
+import dev.duro.core.engine.EngineSettings;
+import dev.duro.core.engine.EngineStateCodec;
+import dev.duro.core.engine.PartitionEngine;
+import dev.duro.core.engine.Vote;
+import dev.duro.core.snapshot.Frontier;
+import dev.duro.core.store.VersionedValue;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.MD5FileUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One partition replica: a thin adapter between Ratis and the {@link PartitionEngine}.
+ *
+ * <p>It decodes each committed log entry (a batch of commands), delivers it to the engine in log order and
+ * hands the resulting effects to the {@link EffectHandler}. Votes and ticks reach the engine from the server's
+ * threads; one lock serialises every access to the engine, which is single-threaded by design. All thinking
+ * is in the engine, where the simulation can reach it.
+ *
+ * <p>Snapshots hold the engine's whole replicated state ({@link EngineStateCodec}) at the last applied index;
+ * Ratis takes them by its policy and purges the log behind them. A replica restarted from a snapshot replays
+ * the log after it and ends equal to its peers.
+ */
+public final class PartitionStateMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionStateMachine.class);
+    /** Ratis's answer for "no snapshot taken". */
+    private static final long INVALID_INDEX = -1;
+
+    private final int partition;
+    private final EngineSettings settings;
+    private final EngineStateCodec stateCodec;
+    private final CommandBatches batches;
+    private final EffectHandler effects;
+    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private final Object lock = new Object();
+
+    /** Guarded by {@link #lock}. */
+    private PartitionEngine engine;
+    /** Readers waiting for SC to reach a snapshot; guarded by {@link #lock}. */
+    private final TreeMap<Long, List<CompletableFuture<Long>>> snapshotWaiters = new TreeMap<>();
+
+    private volatile boolean designatedVoter;
+
+    public PartitionStateMachine(int partition, EngineSettings settings, Limits limits, EffectHandler effects) {
+        this.partition = partition;
+        this.settings = settings;
+        this.stateCodec = new EngineStateCodec(limits);
+        this.batches = new CommandBatches(limits);
+        this.effects = effects;
+        this.engine = new PartitionEngine(partition, settings);
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    // ---- Ratis life cycle ----
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        super.initialize(server, groupId, raftStorage);
+        storage.init(raftStorage);
+        loadSnapshot(storage.getLatestSnapshot());
+    }
+
+    @Override
+    public void reinitialize() throws IOException {
+        loadSnapshot(storage.loadLatestSnapshot());
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    private void loadSnapshot(SingleFileSnapshotInfo snapshot) throws IOException {
+        if (snapshot == null) {
+            return;
+        }
+        Path file = snapshot.getFile().getPath();
+        PartitionEngine restored = stateCodec.read(Files.readAllBytes(file), partition, settings);
+        synchronized (lock) {
+            restored.setDesignatedVoter(designatedVoter);
+            engine = restored;
+            setLastAppliedTermIndex(snapshot.getTermIndex());
+            releaseSnapshotWaiters();
+        }
+        LOG.info(
+                "partition {} restored from snapshot at {} (SC {})",
+                partition,
+                snapshot.getTermIndex(),
+                restored.snapshotCounter());
+    }
+
+    @Override
+    public long takeSnapshot() throws IOException {
+        byte[] state;
+        TermIndex last;
+        synchronized (lock) {
+            last = getLastAppliedTermIndex();
+            if (last == null || last.getIndex() < 0) {
+                return INVALID_INDEX;
+            }
+            state = stateCodec.write(engine);
+        }
+        File target = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+        Path temporary = target.toPath().resolveSibling(target.getName() + ".writing");
+        Files.write(temporary, state);
+        Files.move(temporary, target.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(
+                new FileInfo(target.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(target)), last));
+        LOG.debug("partition {} snapshot at {} ({} bytes)", partition, last, state.length);
+        return last.getIndex();
+    }
+
+    @Override
+    public void notifyLeaderChanged(RaftGroupMemberId memberId, RaftPeerId newLeaderId) {
+        boolean voter = memberId.getPeerId().equals(newLeaderId);
+        designatedVoter = voter;
+        synchronized (lock) {
+            engine.setDesignatedVoter(voter);
+        }
+    }
+
+    // ---- the log ----
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext transaction) {
+        LogEntryProto entry = transaction.getLogEntry();
+        List<Command> commands = decode(entry);
+        List<Effect> produced;
+        synchronized (lock) {
+            produced = engine.deliverAll(commands);
+            updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+            releaseSnapshotWaiters();
+        }
+        effects.handle(partition, produced);
+        return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
+    /**
+     * Decodes an entry, keeping only commands addressed to this partition. The same bytes give the same result
+     * at every replica, so skipping a bad entry (which the server never proposes) keeps replicas identical.
+     */
+    private List<Command> decode(LogEntryProto entry) {
+        try {
+            List<Command> decoded =
+                    batches.decode(entry.getStateMachineLogEntry().getLogData().toByteArray());
+            List<Command> ours = new ArrayList<>(decoded.size());
+            for (Command command : decoded) {
+                if (participants(command).contains(partition)) {
+                    ours.add(command);
+                } else {
+                    LOG.warn("partition {} skips a command for other partitions: {}", partition, command.tid());
+                }
+            }
+            return ours;
+        } catch (MalformedInputException e) {
+            LOG.warn("partition {} skips malformed log entry {}: {}", partition, entry.getIndex(), e.getMessage());
+            return List.of();
+        }
+    }
+
+    private static List<Integer> participants(Command command) {
+        return command instanceof CommitRequest commit
+                ? commit.participants()
+                : ((AbortRequest) command).participants();
+    }
+
+    // ---- inputs from the server ----
+
+    public void receiveVote(Vote vote) {
+        List<Effect> produced;
+        synchronized (lock) {
+            produced = engine.receiveVote(vote);
+            releaseSnapshotWaiters();
+        }
+        effects.handle(partition, produced);
+    }
+
+    public void tick(long nowMillis) {
+        List<Effect> produced;
+        synchronized (lock) {
+            produced = engine.tick(nowMillis);
+        }
+        effects.handle(partition, produced);
+    }
+
+    // ---- reads ----
+
+    public long snapshotCounter() {
+        synchronized (lock) {
+            return engine.snapshotCounter();
+        }
+    }
+
+    public long oldestReadableSnapshot() {
+        synchronized (lock) {
+            return engine.oldestReadableSnapshot();
+        }
+    }
+
+    /** Reads at {@code snapshot}, which must not be above {@link #snapshotCounter()}. */
+    public VersionedValue read(Bytes key, long snapshot) {
+        synchronized (lock) {
+            return engine.read(key, snapshot);
+        }
+    }
+
+    /** Completes (with SC) once this replica's SC reaches {@code snapshot}; the caller bounds the wait. */
+    public CompletableFuture<Long> awaitSnapshot(long snapshot) {
+        synchronized (lock) {
+            long counter = engine.snapshotCounter();
+            if (counter >= snapshot) {
+                return CompletableFuture.completedFuture(counter);
+            }
+            CompletableFuture<Long> waiter = new CompletableFuture<>();
+            snapshotWaiters.computeIfAbsent(snapshot, s -> new ArrayList<>(2)).add(waiter);
+            return waiter;
+        }
+    }
+
+    /** Must hold {@link #lock}. */
+    private void releaseSnapshotWaiters() {
+        long counter = engine.snapshotCounter();
+        while (!snapshotWaiters.isEmpty() && snapshotWaiters.firstKey() <= counter) {
+            Map.Entry<Long, List<CompletableFuture<Long>>> ready = snapshotWaiters.pollFirstEntry();
+            for (CompletableFuture<Long> waiter : ready.getValue()) {
+                waiter.complete(counter);
+            }
+        }
+    }
+
+    /** Drops waiters that gave up (timed out), so a flood of reads cannot grow the map without bound. */
+    public void purgeAbandonedWaiters() {
+        synchronized (lock) {
+            snapshotWaiters.values().removeIf(list -> {
+                list.removeIf(CompletableFuture::isDone);
+                return list.isEmpty();
+            });
+        }
+    }
+
+    public Frontier frontier(long publishedUpTo) {
+        synchronized (lock) {
+            return engine.frontier(publishedUpTo);
+        }
+    }
+
+    public int pendingCount() {
+        synchronized (lock) {
+            return engine.pendingCount();
+        }
+    }
+
+    /** Digest of the readable content at SC; equal at replicas that applied the same log. */
+    public long contentDigest() {
+        synchronized (lock) {
+            return EngineStateCodec.contentDigest(engine);
+        }
+    }
+
+    public boolean isDesignatedVoter() {
+        return designatedVoter;
+    }
+}

@@ -1,2 +1,0 @@
-/** Duro consensus. */
-package dev.duro.consensus;

@@ -1,0 +1,131 @@
+package dev.duro.consensus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
+import dev.duro.core.TxId;
+import dev.duro.core.Write;
+import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.Effect;
+import dev.duro.core.engine.EngineSettings;
+import dev.duro.core.engine.Outcome;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Three real Ratis servers on loopback, two partitions: local commits replicate and replicas converge. */
+class ConsensusClusterTest {
+    @TempDir
+    Path data;
+
+    private final List<ConsensusNode> nodes = new ArrayList<>();
+    private final Map<TxId, CompletableFuture<Outcome>> outcomes = new ConcurrentHashMap<>();
+
+    @AfterEach
+    void stop() throws IOException {
+        for (ConsensusNode node : nodes) {
+            node.close();
+        }
+    }
+
+    private RaftTopology startCluster(int partitions) throws IOException {
+        Map<String, String> addresses = new HashMap<>();
+        for (int i = 0; i < 3; i++) {
+            addresses.put("n" + i, "127.0.0.1:" + freePort());
+        }
+        List<List<String>> replicas = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            replicas.add(List.of("n0", "n1", "n2"));
+        }
+        RaftTopology topology = new RaftTopology("test", addresses, replicas);
+        for (int i = 0; i < 3; i++) {
+            String id = "n" + i;
+            int port = Integer.parseInt(addresses.get(id).split(":")[1]);
+            ConsensusSettings settings = ConsensusSettings.defaults(data.resolve(id), "127.0.0.1", port)
+                    .withSnapshotEveryEntries(50);
+            nodes.add(
+                    ConsensusNode.start(id, topology, settings, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect));
+        }
+        return topology;
+    }
+
+    private void collect(int partition, List<Effect> effects) {
+        for (Effect effect : effects) {
+            if (effect instanceof Effect.Reply reply) {
+                outcomes.computeIfAbsent(reply.outcome().tid(), t -> new CompletableFuture<>())
+                        .complete(reply.outcome());
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Test
+    void localCommitsReplicateAndReplicasConverge() throws Exception {
+        startCluster(2);
+        int transactions = 200;
+        List<CompletableFuture<Void>> appended = new ArrayList<>();
+        for (int i = 0; i < transactions; i++) {
+            int partition = i % 2;
+            TxId tid = new TxId(7, i);
+            outcomes.computeIfAbsent(tid, t -> new CompletableFuture<>());
+            Bytes key = Bytes.utf8("key-" + i);
+            CommitRequest request = new CommitRequest(
+                    tid, List.of(partition), 0, List.of(), List.of(Write.put(key, Bytes.utf8("value-" + i))));
+            appended.add(nodes.get(i % 3).committer(partition).submit(request));
+        }
+        CompletableFuture.allOf(appended.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
+        for (CompletableFuture<Outcome> outcome : outcomes.values()) {
+            assertTrue(outcome.get(30, TimeUnit.SECONDS).committed(), "blind writes to distinct keys commit");
+        }
+        long batched = 0;
+        long entries = 0;
+        for (ConsensusNode node : nodes) {
+            for (int p = 0; p < 2; p++) {
+                batched += node.committer(p).commandsSent();
+                entries += node.committer(p).entriesSent();
+            }
+        }
+        assertEquals(transactions, batched);
+        assertTrue(entries < transactions, "group commit packs several commands per entry: " + entries);
+        for (int p = 0; p < 2; p++) {
+            awaitConverged(p, Duration.ofSeconds(30));
+        }
+    }
+
+    private void awaitConverged(int partition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<Long> digests = new ArrayList<>();
+            List<Long> counters = new ArrayList<>();
+            for (ConsensusNode node : nodes) {
+                digests.add(node.replica(partition).contentDigest());
+                counters.add(node.replica(partition).snapshotCounter());
+            }
+            if (digests.stream().distinct().count() == 1 && counters.get(0) == 100) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("partition " + partition + " did not converge: SC " + counters);
+            }
+            Thread.sleep(20);
+        }
+    }
+}
