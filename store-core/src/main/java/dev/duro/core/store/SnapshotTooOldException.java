@@ -15,6 +15,13 @@ public final class SnapshotTooOldException extends DuroException {
         this.oldestReadable = oldestReadable;
     }
 
+    /** As reported by a server: the snapshots are in the message, the fields are -1. */
+    public SnapshotTooOldException(String message) {
+        super(message);
+        this.snapshot = -1;
+        this.oldestReadable = -1;
+    }
+
     public long snapshot() {
         return snapshot;
     }

@@ -1,0 +1,337 @@
+package dev.duro.client;
+
+import dev.duro.core.DuroException;
+import dev.duro.core.Limits;
+import dev.duro.core.TxId;
+import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.wire.ClientRequest;
+import dev.duro.core.wire.ClusterInfoReply;
+import dev.duro.core.wire.ClusterInfoRequest;
+import dev.duro.core.wire.ErrorCode;
+import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.HostPort;
+import dev.duro.core.wire.ServerReply;
+import dev.duro.core.wire.SnapshotVectorReply;
+import dev.duro.core.wire.SnapshotVectorRequest;
+import dev.duro.core.wire.WireCodec;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.LongFunction;
+
+/**
+ * The entry point of Duro's Java API.
+ *
+ * <pre>{@code
+ * try (DuroClient client = DuroClient.builder().seeds("localhost:7101").build()) {
+ *     client.transact(tx -> {
+ *         long balance = tx.getLong("alice");
+ *         tx.putLong("alice", balance - 10);
+ *         tx.putLong("bob", tx.getLong("bob") + 10);
+ *         return null;
+ *     });
+ *     long total = client.readOnly(ro -> ro.getLong("alice") + ro.getLong("bob"));
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe; share one client per application. Transactions are not thread-safe.
+ */
+public final class DuroClient implements AutoCloseable {
+    private final List<HostPort> seeds;
+    private final Duration requestTimeout;
+    private final RetryPolicy retryPolicy;
+    private final Limits limits;
+    private final WireCodec codec;
+    private final EventLoopGroup group;
+    private final int frameBytesMax;
+    private final long clientId;
+    private final AtomicLong sequence = new AtomicLong();
+    private final AtomicLong requestIds = new AtomicLong();
+    private final Map<HostPort, NodeConnection> connections = new ConcurrentHashMap<>();
+    /** Per partition, the newest version this client committed there: reads never go below it. */
+    private final Map<Integer, Long> sessionTokens = new ConcurrentHashMap<>();
+    private volatile ClusterView view;
+
+    private DuroClient(Builder builder) {
+        this.seeds = List.copyOf(builder.seeds);
+        this.requestTimeout = builder.requestTimeout;
+        this.retryPolicy = builder.retryPolicy;
+        this.limits = builder.limits;
+        this.codec = new WireCodec(limits);
+        this.frameBytesMax = builder.frameBytesMax;
+        this.group = new NioEventLoopGroup(builder.ioThreads, daemonThreads());
+        this.clientId = new SecureRandom().nextLong();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Configures a client; only the seeds are required. */
+    public static final class Builder {
+        private final List<HostPort> seeds = new ArrayList<>();
+        private Duration requestTimeout = Duration.ofSeconds(10);
+        private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+        private Limits limits = Limits.DEFAULT;
+        private int ioThreads = 2;
+        private int frameBytesMax = 64 << 20;
+
+        /** Addresses ({@code host:port}) of any nodes of the cluster; the rest is discovered. */
+        public Builder seeds(String... addresses) {
+            for (String address : addresses) {
+                for (String one : address.split(",")) {
+                    if (!one.isBlank()) {
+                        seeds.add(parse(one.trim()));
+                    }
+                }
+            }
+            return this;
+        }
+
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = timeout;
+            return this;
+        }
+
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = policy;
+            return this;
+        }
+
+        /** Must match the cluster's limits; the client checks them before sending. */
+        public Builder limits(Limits clusterLimits) {
+            this.limits = clusterLimits;
+            return this;
+        }
+
+        public Builder ioThreads(int threads) {
+            this.ioThreads = threads;
+            return this;
+        }
+
+        public DuroClient build() {
+            if (seeds.isEmpty()) {
+                throw new IllegalArgumentException("a client needs at least one seed address (host:port)");
+            }
+            if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+                throw new IllegalArgumentException("requestTimeout must be positive");
+            }
+            return new DuroClient(this);
+        }
+
+        private static HostPort parse(String address) {
+            int colon = address.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("seed must be host:port, was '" + address + "'");
+            }
+            return new HostPort(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
+        }
+    }
+
+    // ---- transactions ----
+
+    /** Begins an update transaction; prefer {@link #transact}, which retries aborts. */
+    public Transaction begin() {
+        return new Transaction(this, new TxId(clientId, sequence.incrementAndGet()));
+    }
+
+    /** Begins a read-only transaction: it reads a consistent snapshot of all partitions and never aborts. */
+    public ReadOnlyTransaction beginReadOnly() {
+        return new ReadOnlyTransaction(this);
+    }
+
+    /**
+     * Runs {@code body} in a transaction and commits it, retrying the whole body when certification aborts it
+     * (with jittered backoff, up to the retry policy's attempts). The body may run several times: keep it free
+     * of side effects outside the transaction.
+     *
+     * @throws TransactionAbortedException if every attempt aborted
+     */
+    public <T> T transact(Function<Transaction, T> body) {
+        DuroException last = null;
+        for (int attempt = 1; attempt <= retryPolicy.attemptsMax(); attempt++) {
+            if (attempt > 1) {
+                pause(retryPolicy.backoff(attempt));
+            }
+            try (Transaction transaction = begin()) {
+                T result = body.apply(transaction);
+                transaction.commit();
+                return result;
+            } catch (TransactionAbortedException | SnapshotTooOldException e) {
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    /** {@link #transact} without blocking the caller: runs on a shared pool. */
+    public <T> CompletableFuture<T> transactAsync(Function<Transaction, T> body) {
+        return CompletableFuture.supplyAsync(() -> transact(body));
+    }
+
+    /** Runs {@code body} in a read-only transaction. Never aborts. */
+    public <T> T readOnly(Function<ReadOnlyTransaction, T> body) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return body.apply(beginReadOnly());
+            } catch (SnapshotTooOldException e) {
+                if (attempt >= retryPolicy.attemptsMax()) {
+                    throw e; // only when reads stall for longer than the cluster keeps versions
+                }
+            }
+        }
+    }
+
+    public <T> CompletableFuture<T> readOnlyAsync(Function<ReadOnlyTransaction, T> body) {
+        return CompletableFuture.supplyAsync(() -> readOnly(body));
+    }
+
+    /** Puts one key in its own transaction. */
+    public CommitResult put(String key, String value) {
+        Transaction committed = transact(tx -> {
+            tx.put(key, value);
+            return tx;
+        });
+        return committed.result();
+    }
+
+    void recordCommit(CommitResult result) {
+        result.versions().forEach((partition, version) -> sessionTokens.merge(partition, version, Math::max));
+    }
+
+    /** Reads one key at the newest snapshot this client may see. */
+    public String get(String key) {
+        return readOnly(ro -> ro.get(key));
+    }
+
+    // ---- plumbing shared by the transactions ----
+
+    Limits limits() {
+        return limits;
+    }
+
+    long sessionToken(int partition) {
+        return sessionTokens.getOrDefault(partition, 0L);
+    }
+
+    Map<Integer, Long> sessionTokens() {
+        return Map.copyOf(sessionTokens);
+    }
+
+    Duration requestTimeout() {
+        return requestTimeout;
+    }
+
+    /** The cluster as last seen, fetched from the seeds on first use. */
+    public ClusterView cluster() {
+        ClusterView current = view;
+        return current != null ? current : refreshCluster();
+    }
+
+    /** Asks the nodes for the current layout (leaders move); tries every known node before giving up. */
+    public ClusterView refreshCluster() {
+        List<HostPort> candidates = new ArrayList<>(seeds);
+        ClusterView current = view;
+        if (current != null) {
+            candidates.addAll(current.allNodes());
+        }
+        DuroException last = null;
+        for (HostPort node : candidates.stream().distinct().toList()) {
+            try {
+                ServerReply reply = await(call(node, ClusterInfoRequest::new));
+                if (reply instanceof ClusterInfoReply info) {
+                    ClusterView fresh = new ClusterView(info);
+                    view = fresh;
+                    return fresh;
+                }
+                last = errorOf(reply);
+            } catch (DuroException e) {
+                last = e;
+            }
+        }
+        throw new UnavailableException("no node answered with the cluster layout (tried " + candidates + "): "
+                + (last == null ? "no candidates" : last.getMessage()), false);
+    }
+
+    /** The consistent cut (one snapshot per partition) read-only transactions read at. */
+    long[] snapshotVector(HostPort node) {
+        ServerReply reply = await(call(node, SnapshotVectorRequest::new));
+        if (reply instanceof SnapshotVectorReply vector) {
+            return vector.cutArray();
+        }
+        throw errorOf(reply);
+    }
+
+    CompletableFuture<ServerReply> call(HostPort node, LongFunction<ClientRequest> request) {
+        NodeConnection connection = connections.computeIfAbsent(
+                node, address -> new NodeConnection(address, group, codec, requestTimeout, frameBytesMax));
+        return connection.call(requestIds.incrementAndGet(), request);
+    }
+
+    /** Waits for a reply, turning transport failures into {@link DuroException}s. */
+    ServerReply await(CompletableFuture<ServerReply> reply) {
+        try {
+            return reply.get(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof DuroException duro) {
+                throw duro;
+            }
+            throw new UnavailableException("request failed: " + cause, true);
+        } catch (TimeoutException e) {
+            throw new UnavailableException("no answer within " + requestTimeout.toMillis() + " ms", true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while waiting for the cluster", true);
+        }
+    }
+
+    static DuroException errorOf(ServerReply reply) {
+        if (reply instanceof ErrorReply error) {
+            if (error.code() == ErrorCode.SNAPSHOT_TOO_OLD) {
+                return new SnapshotTooOldException(error.message());
+            }
+            return new ServerErrorException(error.code(), error.message());
+        }
+        return new ServerErrorException(ErrorCode.INTERNAL, "unexpected reply " + reply.type());
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis(), (int) (duration.toNanos() % 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while backing off", false);
+        }
+    }
+
+    private static ThreadFactory daemonThreads() {
+        AtomicLong count = new AtomicLong();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "duro-client-io-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    @Override
+    public void close() {
+        for (NodeConnection connection : connections.values()) {
+            connection.close();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,93 @@
+package dev.duro.client;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.DuroException;
+import dev.duro.core.wire.ErrorCode;
+import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.HostPort;
+import dev.duro.core.wire.ReadReply;
+import dev.duro.core.wire.ReadRequest;
+import dev.duro.core.wire.ServerReply;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import javax.annotation.Nullable;
+
+/**
+ * Reads one key from any replica of its partition, failing over to the next replica when one is unreachable,
+ * lags beyond its wait bound, or does not hold the partition.
+ */
+final class PartitionReader {
+    private final DuroClient client;
+    private final int partition;
+    private final int firstChoice;
+
+    PartitionReader(DuroClient client, int partition, int spread) {
+        this.client = client;
+        this.partition = partition;
+        this.firstChoice = spread;
+    }
+
+    /**
+     * @param snapshot the snapshot to read at, or null for the replica's current one
+     * @param minVersion the session token: the replica must have reached this version
+     */
+    CompletableFuture<ReadReply> read(Bytes key, @Nullable Long snapshot, long minVersion) {
+        List<HostPort> replicas = client.cluster().replicas(partition);
+        return attempt(key, snapshot, minVersion, replicas, 0, null);
+    }
+
+    private CompletableFuture<ReadReply> attempt(
+            Bytes key,
+            @Nullable Long snapshot,
+            long minVersion,
+            List<HostPort> replicas,
+            int tried,
+            @Nullable DuroException previous) {
+        if (tried >= replicas.size()) {
+            return CompletableFuture.failedFuture(previous != null
+                    ? previous
+                    : new UnavailableException("no replica of partition " + partition + " answered", false));
+        }
+        HostPort replica = replicas.get(Math.floorMod(firstChoice + tried, replicas.size()));
+        long at = snapshot == null ? ReadRequest.LATEST : snapshot;
+        return client.call(replica, id -> new ReadRequest(id, key, at, minVersion))
+                .handle((reply, failure) -> classify(reply, failure))
+                .thenCompose(result -> {
+                    if (result instanceof ReadReply read) {
+                        return CompletableFuture.completedFuture(read);
+                    }
+                    RetryOrFail outcome = (RetryOrFail) result;
+                    if (!outcome.retry) {
+                        return CompletableFuture.failedFuture(outcome.error);
+                    }
+                    return attempt(key, snapshot, minVersion, replicas, tried + 1, outcome.error);
+                });
+    }
+
+    private record RetryOrFail(DuroException error, boolean retry) {}
+
+    private Object classify(@Nullable ServerReply reply, @Nullable Throwable failure) {
+        if (failure != null) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause()
+                    : failure;
+            if (cause instanceof UnavailableException unavailable) {
+                return new RetryOrFail(unavailable, true);
+            }
+            return new RetryOrFail(
+                    cause instanceof DuroException duro ? duro : new UnavailableException(cause.toString(), false),
+                    false);
+        }
+        if (reply instanceof ReadReply read) {
+            return read;
+        }
+        if (reply instanceof ErrorReply error
+                && (error.code() == ErrorCode.SNAPSHOT_NOT_READY
+                        || error.code() == ErrorCode.NOT_READY
+                        || error.code() == ErrorCode.UNKNOWN_PARTITION)) {
+            return new RetryOrFail(DuroClient.errorOf(error), true);
+        }
+        return new RetryOrFail(DuroClient.errorOf(reply), false);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.duro.client;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.wire.HostPort;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import javax.annotation.Nullable;
+
+/**
+ * A read-only transaction (S-DUR §IV-E): it reads every partition at one consistent cut of the
+ * vector-of-snapshots service, so it sees each global transaction entirely or not at all. It is never
+ * certified, never aborts and puts nothing in any log. It always sees this client's own committed writes.
+ */
+public final class ReadOnlyTransaction {
+    private static final Duration SESSION_WAIT_MAX = Duration.ofSeconds(5);
+
+    private final DuroClient client;
+    private long @Nullable [] cut;
+
+    ReadOnlyTransaction(DuroClient client) {
+        this.client = client;
+    }
+
+    public @Nullable Bytes get(Bytes key) {
+        return Transaction.join(getAsync(key));
+    }
+
+    public @Nullable String get(String key) {
+        Bytes value = get(Bytes.utf8(key));
+        return value == null ? null : value.toUtf8();
+    }
+
+    /** A value written by {@link Transaction#putLong}, or 0 when absent. */
+    public long getLong(String key) {
+        String value = get(key);
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
+    public CompletableFuture<Bytes> getAsync(Bytes key) {
+        client.limits().checkKey(key);
+        int partition = client.cluster().partitionOf(key);
+        long snapshot = cut()[partition];
+        return new PartitionReader(client, partition, (int) System.nanoTime())
+                .read(key, snapshot, 0)
+                .thenApply(read -> read.value());
+    }
+
+    /** The cut this transaction reads at: fetched on first use, and no older than this client's writes. */
+    public long[] cut() {
+        if (cut == null) {
+            cut = fetchCut();
+        }
+        return cut.clone();
+    }
+
+    private long[] fetchCut() {
+        List<HostPort> nodes = client.cluster().allNodes();
+        long deadline = System.nanoTime() + SESSION_WAIT_MAX.toNanos();
+        UnavailableException last = null;
+        for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
+            HostPort node = nodes.get(Math.floorMod(attempt, nodes.size()));
+            try {
+                long[] vector = client.snapshotVector(node);
+                if (coversSession(vector)) {
+                    return vector;
+                }
+            } catch (UnavailableException e) {
+                last = e;
+            }
+            pauseBriefly();
+        }
+        throw new UnavailableException("no consistent cut covering this client's own writes within "
+                + SESSION_WAIT_MAX.toSeconds() + " s" + (last == null ? "" : ": " + last.getMessage()), false);
+    }
+
+    private boolean coversSession(long[] vector) {
+        for (var token : client.sessionTokens().entrySet()) {
+            int partition = token.getKey();
+            if (partition < vector.length && vector[partition] < token.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void pauseBriefly() {
+        try {
+            Thread.sleep(2);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while waiting for a consistent cut", false);
+        }
+    }
+}

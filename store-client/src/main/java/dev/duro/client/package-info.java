@@ -1,2 +1,0 @@
-/** Duro store-client. */
-package dev.duro.client;

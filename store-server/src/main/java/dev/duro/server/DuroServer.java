@@ -1,0 +1,192 @@
+package dev.duro.server;
+
+import dev.duro.consensus.ConsensusNode;
+import dev.duro.consensus.ConsensusSettings;
+import dev.duro.consensus.PartitionStateMachine;
+import dev.duro.consensus.RaftTopology;
+import dev.duro.core.wire.ClusterInfoReply;
+import dev.duro.core.wire.HostPort;
+import dev.duro.core.wire.WireCodec;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Duro node: the Raft groups of its partitions, the Netty endpoint for clients and peers, the coordinator,
+ * the vote exchange and the snapshot-vector service, wired together and started or stopped as one.
+ */
+public final class DuroServer implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(DuroServer.class);
+
+    private final ServerConfig config;
+    private final EventLoopGroup bossGroup = new NioEventLoopGroup(1);
+    private final EventLoopGroup workerGroup = new NioEventLoopGroup(2);
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemon("duro-timers"));
+    private final ThreadPoolExecutor localVotes = new ThreadPoolExecutor(
+            1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(100_000), daemon("duro-local-votes"),
+            new ThreadPoolExecutor.DiscardOldestPolicy());
+    private final PeerLinks peers;
+    private volatile ConsensusNode consensus;
+    private Channel listener;
+
+    private DuroServer(ServerConfig config) {
+        this.config = config;
+        WireCodec codec = new WireCodec(config.limits());
+        this.peers = new PeerLinks(workerGroup, codec, config.nodes(), config.frameBytesMax());
+    }
+
+    /** Starts a node and returns once it accepts clients (its groups may still be electing leaders). */
+    public static DuroServer start(ServerConfig config) throws IOException {
+        DuroServer server = new DuroServer(config);
+        try {
+            server.startAll();
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    private void startAll() throws IOException {
+        WireCodec codec = new WireCodec(config.limits());
+        OutcomeWaiters waiters = new OutcomeWaiters(config.inflightCommitsMax());
+        ServerEffects effects = new ServerEffects(config.nodeId(), waiters, () -> consensus, peers, localVotes);
+        consensus = ConsensusNode.start(
+                config.nodeId(), topology(config), consensusSettings(config), config.engine(), config.limits(),
+                effects);
+        Routing routing = new Routing(config.partitioner(), config.partitionCount());
+        FrontierPublisher frontiers =
+                new FrontierPublisher(consensus, peers, config.nodeId(), new ArrayList<>(config.nodes().keySet()));
+        MessageHandler handler = new MessageHandler(
+                codec,
+                new ReadService(consensus, routing, config.readWaitMax()),
+                new Coordinator(consensus, waiters, config.commitTimeout()),
+                effects,
+                frontiers,
+                requestId -> describe(requestId, routing));
+        ServerConfig.HostPort self = config.self().address();
+        listener = new ServerBootstrap()
+                .group(bossGroup, workerGroup)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        WireFrames.install(channel.pipeline(), config.frameBytesMax());
+                        channel.pipeline().addLast("duro", handler);
+                    }
+                })
+                .bind(new InetSocketAddress(self.host(), self.port()))
+                .syncUninterruptibly()
+                .channel();
+        long tickMillis = config.tickInterval().toMillis();
+        timers.scheduleWithFixedDelay(this::tickAll, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
+        long frontierMillis = config.frontierInterval().toMillis();
+        timers.scheduleWithFixedDelay(
+                () -> guarded("frontier", frontiers::publish), frontierMillis, frontierMillis, TimeUnit.MILLISECONDS);
+        LOG.info("node {} serving clients on {} (raft {}), partitions {}", config.nodeId(), self,
+                config.self().raft(), consensus.topology().partitionsOf(config.nodeId()));
+    }
+
+    private void tickAll() {
+        guarded("tick", () -> {
+            long now = System.currentTimeMillis();
+            for (PartitionStateMachine replica : consensus.replicas()) {
+                replica.tick(now);
+            }
+        });
+    }
+
+    private static void guarded(String what, Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.warn("{} failed", what, e); // a periodic task must not stop for good on one failure
+        }
+    }
+
+    private ClusterInfoReply describe(long requestId, Routing routing) {
+        List<ClusterInfoReply.PartitionInfo> partitions = new ArrayList<>();
+        for (int p = 0; p < config.partitionCount(); p++) {
+            List<String> replicas = config.placement().get(p);
+            List<HostPort> addresses = new ArrayList<>();
+            for (String node : replicas) {
+                ServerConfig.HostPort address = config.nodes().get(node).address();
+                addresses.add(new HostPort(address.host(), address.port()));
+            }
+            RaftPeerId leader = consensus.leaderOf(p);
+            int leaderIndex = leader == null ? ClusterInfoReply.PartitionInfo.NO_LEADER : replicas.indexOf(leader.toString());
+            partitions.add(new ClusterInfoReply.PartitionInfo(addresses, leaderIndex));
+        }
+        return new ClusterInfoReply(requestId, config.clusterName(), routing.spec(), partitions);
+    }
+
+    static RaftTopology topology(ServerConfig config) {
+        Map<String, String> raft = new LinkedHashMap<>();
+        config.nodes().forEach((id, node) -> raft.put(id, node.raft().toString()));
+        return new RaftTopology(config.clusterName(), raft, config.placement());
+    }
+
+    private static ConsensusSettings consensusSettings(ServerConfig config) {
+        ServerConfig.HostPort raft = config.self().raft();
+        return ConsensusSettings.defaults(config.dataDirectory().resolve("raft"), raft.host(), raft.port())
+                .withFsync(config.fsync())
+                .withSnapshotEveryEntries(config.snapshotEveryEntries());
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** This node's consensus, for tests and administration. */
+    public ConsensusNode consensus() {
+        return consensus;
+    }
+
+    /** Stops accepting, then stops the groups; in-flight commits complete or fail with unknown outcome. */
+    @Override
+    public void close() throws IOException {
+        if (listener != null) {
+            listener.close().syncUninterruptibly();
+        }
+        timers.shutdownNow();
+        localVotes.shutdownNow();
+        peers.close();
+        try {
+            if (consensus != null) {
+                consensus.close();
+            }
+        } finally {
+            workerGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            bossGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,134 @@
+package dev.duro.server;
+
+import dev.duro.core.DuroException;
+import dev.duro.core.LimitExceededException;
+import dev.duro.core.wire.ClientRequest;
+import dev.duro.core.wire.ClusterInfoRequest;
+import dev.duro.core.wire.CommitTransaction;
+import dev.duro.core.wire.ErrorCode;
+import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.FrontierMessage;
+import dev.duro.core.wire.Message;
+import dev.duro.core.wire.ReadRequest;
+import dev.duro.core.wire.ServerReply;
+import dev.duro.core.wire.SnapshotVectorReply;
+import dev.duro.core.wire.SnapshotVectorRequest;
+import dev.duro.core.wire.VoteMessage;
+import dev.duro.core.wire.WireCodec;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.TooLongFrameException;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decodes each frame and dispatches it: client requests to the read service and the coordinator, peer
+ * messages to the replicas and the snapshot-vector service. Bad input gets a typed error reply and the
+ * connection keeps working; only a frame too long to skip safely closes it, after the error is sent.
+ */
+@ChannelHandler.Sharable
+final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
+    private static final Logger LOG = LoggerFactory.getLogger(MessageHandler.class);
+
+    private final WireCodec codec;
+    private final ReadService reads;
+    private final Coordinator coordinator;
+    private final ServerEffects effects;
+    private final FrontierPublisher frontiers;
+    private final ClusterInfoSource clusterInfo;
+
+    /** Builds the current cluster description for a request. */
+    @FunctionalInterface
+    interface ClusterInfoSource {
+        ServerReply describe(long requestId);
+    }
+
+    MessageHandler(
+            WireCodec codec,
+            ReadService reads,
+            Coordinator coordinator,
+            ServerEffects effects,
+            FrontierPublisher frontiers,
+            ClusterInfoSource clusterInfo) {
+        this.codec = codec;
+        this.reads = reads;
+        this.coordinator = coordinator;
+        this.effects = effects;
+        this.frontiers = frontiers;
+        this.clusterInfo = clusterInfo;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext context, ByteBuf frame) {
+        byte[] bytes = WireFrames.bytes(frame);
+        Message message;
+        try {
+            message = codec.decode(bytes);
+        } catch (LimitExceededException e) {
+            reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.LIMIT_EXCEEDED, e.getMessage()));
+            return;
+        } catch (DuroException e) {
+            reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.MALFORMED_FRAME, e.getMessage()));
+            return;
+        }
+        if (message instanceof ClientRequest request) {
+            serve(request).whenComplete((reply, failure) -> {
+                if (failure != null) {
+                    LOG.warn("request failed", failure);
+                    reply = new ErrorReply(requestIdOf(bytes), ErrorCode.INTERNAL, failure.toString());
+                }
+                reply(context, reply);
+            });
+        } else if (message instanceof VoteMessage votes) {
+            effects.deliverLocally(votes.targetPartition(), votes.votes());
+        } else if (message instanceof FrontierMessage frontier) {
+            frontiers.accept(frontier.frontier());
+        } else {
+            reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.MALFORMED_FRAME,
+                    "a server does not accept " + message.type() + " messages"));
+        }
+    }
+
+    private CompletableFuture<ServerReply> serve(ClientRequest request) {
+        if (request instanceof ReadRequest read) {
+            return reads.read(read);
+        }
+        if (request instanceof CommitTransaction commit) {
+            return coordinator.commit(commit);
+        }
+        if (request instanceof ClusterInfoRequest info) {
+            return CompletableFuture.completedFuture(clusterInfo.describe(info.requestId()));
+        }
+        if (request instanceof SnapshotVectorRequest vector) {
+            return CompletableFuture.completedFuture(new SnapshotVectorReply(vector.requestId(), frontiers.cut()));
+        }
+        return CompletableFuture.completedFuture(new ErrorReply(
+                request.requestId(), ErrorCode.MALFORMED_FRAME, "unsupported request " + request.type()));
+    }
+
+    private static long requestIdOf(byte[] frame) {
+        return WireCodec.requestIdOf(frame).orElse(ErrorReply.UNKNOWN_REQUEST);
+    }
+
+    private void reply(ChannelHandlerContext context, ServerReply reply) {
+        if (context.channel().isActive()) {
+            context.writeAndFlush(WireFrames.encode(codec, reply), context.voidPromise());
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+        if (cause instanceof TooLongFrameException) {
+            // The rest of the stream cannot be framed again: say why, then close.
+            ErrorReply reply = new ErrorReply(ErrorReply.UNKNOWN_REQUEST, ErrorCode.LIMIT_EXCEEDED,
+                    "frame exceeds server.frame-bytes-max: " + cause.getMessage());
+            context.writeAndFlush(WireFrames.encode(codec, reply)).addListener(f -> context.close());
+            return;
+        }
+        LOG.debug("connection {} failed: {}", context.channel().remoteAddress(), cause.toString());
+        context.close();
+    }
+}

@@ -1,0 +1,133 @@
+package dev.duro.server;
+
+import dev.duro.core.wire.Message;
+import dev.duro.core.wire.WireCodec;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.Closeable;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Connections from this node to every other node, for votes and frontiers. One connection per peer, opened on
+ * first use and again after it breaks. Messages are best effort: the engine retransmits votes it misses, and
+ * frontiers are resent in full when the connection changes (see {@link #channel}). Messages waiting for a
+ * connection are bounded; beyond the bound they are dropped.
+ */
+final class PeerLinks implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(PeerLinks.class);
+    private static final int WAITING_FOR_CONNECTION_MAX = 10_000;
+    private static final long RECONNECT_BACKOFF_NANOS = 200_000_000L;
+
+    private final Bootstrap bootstrap;
+    private final WireCodec codec;
+    private final Map<String, ServerConfig.Node> nodes;
+    private final Map<String, Link> links = new ConcurrentHashMap<>();
+
+    private final class Link {
+        final ServerConfig.Node node;
+        final AtomicInteger waiting = new AtomicInteger();
+        volatile ChannelFuture connection;
+        long lastAttemptNanos;
+
+        Link(ServerConfig.Node node) {
+            this.node = node;
+        }
+
+        synchronized ChannelFuture connection() {
+            ChannelFuture current = connection;
+            boolean broken = current != null
+                    && current.isDone()
+                    && (!current.isSuccess() || !current.channel().isActive());
+            boolean backingOff = broken && System.nanoTime() - lastAttemptNanos < RECONNECT_BACKOFF_NANOS;
+            if (current == null || (broken && !backingOff)) {
+                lastAttemptNanos = System.nanoTime();
+                current = bootstrap.connect(node.address().host(), node.address().port());
+                connection = current;
+                current.addListener(f -> {
+                    if (!f.isSuccess()) {
+                        LOG.debug("cannot reach {}: {}", node.id(), f.cause().toString());
+                    }
+                });
+            }
+            return current;
+        }
+    }
+
+    PeerLinks(EventLoopGroup group, WireCodec codec, Map<String, ServerConfig.Node> nodes, int frameBytesMax) {
+        this.codec = codec;
+        this.nodes = nodes;
+        this.bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1_000)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        WireFrames.install(channel.pipeline(), frameBytesMax);
+                    }
+                });
+    }
+
+    /** Sends {@code message} to node {@code nodeId}; never blocks. */
+    void send(String nodeId, Message message) {
+        Link link = links.computeIfAbsent(nodeId, id -> new Link(nodes.get(id)));
+        ChannelFuture connection = link.connection();
+        if (connection.isDone()) {
+            if (connection.isSuccess()) {
+                write(connection.channel(), message);
+            }
+            return;
+        }
+        if (link.waiting.incrementAndGet() > WAITING_FOR_CONNECTION_MAX) {
+            link.waiting.decrementAndGet();
+            return;
+        }
+        connection.addListener(f -> {
+            link.waiting.decrementAndGet();
+            if (f.isSuccess()) {
+                write(connection.channel(), message);
+            }
+        });
+    }
+
+    /** Whether the connection to {@code nodeId} is up now (a frontier publisher restarts from zero if not). */
+    boolean connected(String nodeId) {
+        Link link = links.get(nodeId);
+        ChannelFuture connection = link == null ? null : link.connection;
+        return connection != null && connection.isSuccess() && connection.channel().isActive();
+    }
+
+    /** The channel to {@code nodeId} if connected, for identity checks across reconnects. */
+    Channel channel(String nodeId) {
+        Link link = links.get(nodeId);
+        ChannelFuture connection = link == null ? null : link.connection;
+        return connection != null && connection.isSuccess() ? connection.channel() : null;
+    }
+
+    private void write(Channel channel, Message message) {
+        if (channel.isActive()) {
+            channel.writeAndFlush(WireFrames.encode(codec, message), channel.voidPromise());
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Link link : links.values()) {
+            ChannelFuture connection = link.connection;
+            if (connection != null) {
+                connection.channel().close();
+            }
+        }
+    }
+}

@@ -1,0 +1,378 @@
+package dev.duro.server;
+
+import dev.duro.core.Limits;
+import dev.duro.core.certify.CertifierSettings;
+import dev.duro.core.engine.EngineSettings;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A node's whole configuration, read from a properties file (and {@code --set key=value} flags), validated as
+ * a whole: every problem is reported at once, each naming its key.
+ *
+ * <p>Every node of a cluster shares the cluster part (name, nodes, partitions, placement, partitioner, limits,
+ * certification); {@code node.id} and {@code data.dir} are the node's own. See {@code docs/configuration.md}.
+ */
+public final class ServerConfig {
+    /** One member of the cluster. */
+    public record Node(String id, HostPort address, HostPort raft) {}
+
+    /** host:port. */
+    public record HostPort(String host, int port) {
+        public static HostPort parse(String text) {
+            int colon = text.lastIndexOf(':');
+            if (colon <= 0 || colon == text.length() - 1) {
+                throw new IllegalArgumentException("expected host:port, got '" + text + "'");
+            }
+            int port = Integer.parseInt(text.substring(colon + 1).trim());
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port out of range in '" + text + "'");
+            }
+            return new HostPort(text.substring(0, colon).trim(), port);
+        }
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
+
+    private final String clusterName;
+    private final String nodeId;
+    private final Path dataDirectory;
+    private final Map<String, Node> nodes;
+    private final List<List<String>> placement;
+    private final String partitioner;
+    private final Limits limits;
+    private final EngineSettings engine;
+    private final boolean fsync;
+    private final long snapshotEveryEntries;
+    private final int batchCommandsMax;
+    private final Duration readWaitMax;
+    private final Duration commitTimeout;
+    private final int inflightCommitsMax;
+    private final Duration tickInterval;
+    private final Duration frontierInterval;
+    private final int frameBytesMax;
+
+    private ServerConfig(Parser in) {
+        clusterName = in.string("cluster.name", "duro");
+        nodeId = in.string("node.id", null);
+        dataDirectory = Path.of(in.string("data.dir", "data/" + (nodeId == null ? "node" : nodeId)));
+        nodes = in.nodes();
+        placement = in.placement(nodes);
+        partitioner = in.string("cluster.partitioner", "hash");
+        limits = new Limits(
+                in.integer("limits.key-bytes-max", Limits.DEFAULT.keyBytesMax(), 1, 1 << 20),
+                in.integer("limits.value-bytes-max", Limits.DEFAULT.valueBytesMax(), 1, 64 << 20),
+                in.integer("limits.transaction-keys-max", Limits.DEFAULT.transactionKeysMax(), 1, 1_000_000));
+        CertifierSettings certification = CertifierSettings.DEFAULT
+                .withWindowTransactions(in.integer("certification.window-transactions", 100_000, 1, 10_000_000))
+                .withBloomReadSetKeysMin(
+                        in.integer("certification.bloom-read-set-keys-min", 1024, 0, Integer.MAX_VALUE));
+        engine = EngineSettings.DEFAULT
+                .withCertification(certification)
+                .withRetention(
+                        in.integer("engine.snapshots-retained", 100_000, 1, Integer.MAX_VALUE),
+                        in.integer("engine.outcomes-retained", 100_000, 1, 10_000_000))
+                .withTimeouts(
+                        in.integer("engine.vote-resend-after-millis", 50, 1, 60_000),
+                        in.integer("engine.abort-request-after-millis", 1_000, 1, 600_000));
+        fsync = in.bool("raft.fsync", true);
+        snapshotEveryEntries = in.integer("raft.snapshot-every-entries", 20_000, 1, Integer.MAX_VALUE);
+        batchCommandsMax = in.integer("raft.batch-commands-max", 1_000, 1, 100_000);
+        readWaitMax = Duration.ofMillis(in.integer("server.read-wait-millis-max", 2_000, 0, 600_000));
+        commitTimeout = Duration.ofMillis(in.integer("server.commit-timeout-millis", 10_000, 1, 600_000));
+        inflightCommitsMax = in.integer("server.inflight-commits-max", 10_000, 1, 10_000_000);
+        tickInterval = Duration.ofMillis(in.integer("server.tick-millis", 10, 1, 10_000));
+        frontierInterval = Duration.ofMillis(in.integer("server.frontier-millis", 5, 1, 10_000));
+        frameBytesMax = in.integer("server.frame-bytes-max", 64 << 20, 1 << 16, 1 << 30);
+        if (frameBytesMax < limits.valueBytesMax() + limits.keyBytesMax() + 4096) {
+            in.problem("server.frame-bytes-max", "must hold one maximal key and value (limits.*)");
+        }
+        if (!partitioner.equals("hash") && !partitioner.startsWith("range:")) {
+            in.problem("cluster.partitioner", "must be 'hash' or 'range:split1,split2,...', was '" + partitioner + "'");
+        } else if (partitioner.startsWith("range:")
+                && partitioner.substring(6).split(",").length != placement.size() - 1) {
+            in.problem("cluster.partitioner", "needs cluster.partitions - 1 = " + (placement.size() - 1)
+                    + " split points");
+        }
+        if (nodeId == null) {
+            in.problem("node.id", "is required");
+        } else if (!nodes.isEmpty() && !nodes.containsKey(nodeId)) {
+            in.problem("node.id", "'" + nodeId + "' is not in cluster.nodes " + nodes.keySet());
+        }
+        in.rejectUnknownKeys();
+        in.failIfProblems();
+    }
+
+    /** Reads and validates a configuration file, then applies {@code overrides} (key=value). */
+    public static ServerConfig load(Path file, Map<String, String> overrides) throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        overrides.forEach(properties::setProperty);
+        return of(properties);
+    }
+
+    /** Validates a configuration given as properties. */
+    public static ServerConfig of(Properties properties) {
+        return new ServerConfig(new Parser(properties));
+    }
+
+    public String clusterName() {
+        return clusterName;
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    public Node self() {
+        return nodes.get(nodeId);
+    }
+
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
+    public Map<String, Node> nodes() {
+        return nodes;
+    }
+
+    /** Per partition, the ids of its replicas; the first is the preferred leader. */
+    public List<List<String>> placement() {
+        return placement;
+    }
+
+    public int partitionCount() {
+        return placement.size();
+    }
+
+    /** {@code hash}, or {@code range:split1,split2,...}. */
+    public String partitioner() {
+        return partitioner;
+    }
+
+    public Limits limits() {
+        return limits;
+    }
+
+    public EngineSettings engine() {
+        return engine;
+    }
+
+    public boolean fsync() {
+        return fsync;
+    }
+
+    public long snapshotEveryEntries() {
+        return snapshotEveryEntries;
+    }
+
+    public int batchCommandsMax() {
+        return batchCommandsMax;
+    }
+
+    public Duration readWaitMax() {
+        return readWaitMax;
+    }
+
+    public Duration commitTimeout() {
+        return commitTimeout;
+    }
+
+    public int inflightCommitsMax() {
+        return inflightCommitsMax;
+    }
+
+    public Duration tickInterval() {
+        return tickInterval;
+    }
+
+    public Duration frontierInterval() {
+        return frontierInterval;
+    }
+
+    public int frameBytesMax() {
+        return frameBytesMax;
+    }
+
+    /** Everything configuration errors report at once. */
+    public static final class InvalidConfigException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        private final List<String> problems;
+
+        InvalidConfigException(List<String> problems) {
+            super("invalid configuration (" + problems.size() + " problem" + (problems.size() == 1 ? "" : "s")
+                    + "):\n  - " + String.join("\n  - ", problems));
+            this.problems = List.copyOf(problems);
+        }
+
+        public List<String> problems() {
+            return problems;
+        }
+    }
+
+    /** Reads typed values, remembering which keys were used and every problem found. */
+    private static final class Parser {
+        private final Properties properties;
+        private final Set<String> used = new TreeSet<>();
+        private final List<String> problems = new ArrayList<>();
+
+        Parser(Properties properties) {
+            this.properties = properties;
+        }
+
+        void problem(String key, String message) {
+            problems.add(key + " " + message);
+        }
+
+        String string(String key, String fallback) {
+            used.add(key);
+            String value = properties.getProperty(key);
+            return value == null || value.isBlank() ? fallback : value.trim();
+        }
+
+        int integer(String key, int fallback, int minimum, int maximum) {
+            String text = string(key, null);
+            if (text == null) {
+                return fallback;
+            }
+            try {
+                int value = Integer.parseInt(text.replace("_", ""));
+                if (value < minimum || value > maximum) {
+                    problem(key, "must be in [" + minimum + ", " + maximum + "], was " + value);
+                    return fallback;
+                }
+                return value;
+            } catch (NumberFormatException e) {
+                problem(key, "is not an integer: '" + text + "'");
+                return fallback;
+            }
+        }
+
+        boolean bool(String key, boolean fallback) {
+            String text = string(key, null);
+            if (text == null) {
+                return fallback;
+            }
+            if (!text.equals("true") && !text.equals("false")) {
+                problem(key, "must be true or false, was '" + text + "'");
+                return fallback;
+            }
+            return Boolean.parseBoolean(text);
+        }
+
+        Map<String, Node> nodes() {
+            Map<String, Node> nodes = new LinkedHashMap<>();
+            String list = string("cluster.nodes", null);
+            if (list == null) {
+                problem("cluster.nodes", "is required (comma-separated node ids)");
+                return nodes;
+            }
+            Set<String> endpoints = new TreeSet<>();
+            for (String raw : list.split(",")) {
+                String id = raw.trim();
+                if (!id.matches("[A-Za-z0-9_-]{1,64}")) {
+                    problem("cluster.nodes", "has an invalid node id '" + id + "' (letters, digits, - and _)");
+                    continue;
+                }
+                HostPort address = hostPort("node." + id + ".address");
+                HostPort raft = hostPort("node." + id + ".raft");
+                if (address == null || raft == null) {
+                    continue;
+                }
+                for (HostPort endpoint : List.of(address, raft)) {
+                    if (!endpoints.add(endpoint.toString()) && endpoint.port() != 0) {
+                        problem("node." + id, "reuses endpoint " + endpoint);
+                    }
+                }
+                if (nodes.put(id, new Node(id, address, raft)) != null) {
+                    problem("cluster.nodes", "lists " + id + " twice");
+                }
+            }
+            return nodes;
+        }
+
+        private HostPort hostPort(String key) {
+            String text = string(key, null);
+            if (text == null) {
+                problem(key, "is required (host:port)");
+                return null;
+            }
+            try {
+                return HostPort.parse(text);
+            } catch (IllegalArgumentException e) {
+                problem(key, e.getMessage());
+                return null;
+            }
+        }
+
+        List<List<String>> placement(Map<String, Node> nodes) {
+            int partitions = integer("cluster.partitions", 1, 1, 4096);
+            int replication = integer("cluster.replication", Math.min(3, Math.max(1, nodes.size())), 1, 15);
+            List<String> ids = new ArrayList<>(nodes.keySet());
+            List<List<String>> placement = new ArrayList<>(partitions);
+            if (ids.isEmpty()) {
+                return placement;
+            }
+            if (replication > ids.size()) {
+                problem("cluster.replication", "is " + replication + " but only " + ids.size() + " nodes exist");
+                replication = ids.size();
+            }
+            for (int p = 0; p < partitions; p++) {
+                String explicit = string("partition." + p + ".replicas", null);
+                List<String> replicas = new ArrayList<>();
+                if (explicit != null) {
+                    for (String raw : explicit.split(",")) {
+                        String id = raw.trim();
+                        if (!nodes.containsKey(id)) {
+                            problem("partition." + p + ".replicas", "names unknown node '" + id + "'");
+                        } else if (replicas.contains(id)) {
+                            problem("partition." + p + ".replicas", "names " + id + " twice");
+                        } else {
+                            replicas.add(id);
+                        }
+                    }
+                } else {
+                    for (int r = 0; r < replication; r++) {
+                        replicas.add(ids.get((p + r) % ids.size())); // round robin spreads the leaders
+                    }
+                }
+                if (replicas.isEmpty()) {
+                    problem("partition." + p + ".replicas", "is empty");
+                }
+                placement.add(List.copyOf(replicas));
+            }
+            return placement;
+        }
+
+        void rejectUnknownKeys() {
+            for (String key : properties.stringPropertyNames()) {
+                if (!used.contains(key)) {
+                    problem(key, "is not a known setting (misspelt?)");
+                }
+            }
+        }
+
+        void failIfProblems() {
+            if (!problems.isEmpty()) {
+                throw new InvalidConfigException(problems);
+            }
+        }
+    }
+}

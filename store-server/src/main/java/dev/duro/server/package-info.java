@@ -1,2 +1,0 @@
-/** Duro store-server. */
-package dev.duro.server;
