@@ -1,6 +1,10 @@
 package dev.duro.core.codec;
 
 import dev.duro.core.Bytes;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.StandardCharsets;
 import javax.annotation.Nullable;
 
 /**
@@ -103,6 +107,51 @@ public final class ByteReader {
             throw new MalformedInputException("count " + count + " exceeds the " + remaining() + " bytes left");
         }
         return count;
+    }
+
+    /**
+     * A varint length of a byte string, or a count of items that follow and take at least one byte each. A value
+     * larger than the bytes left is malformed: the input cannot hold it, so a forged length never triggers a large
+     * allocation or a long loop. Callers compare the result with configured limits only after this check, which is
+     * what tells input that really holds too much apart from input that is merely inconsistent.
+     */
+    public int readLength(String what) {
+        long value = readVarLong();
+        if (value < 0 || value > remaining()) {
+            throw new MalformedInputException(
+                    what + " " + Long.toUnsignedString(value) + " exceeds the " + remaining() + " bytes left");
+        }
+        return (int) value;
+    }
+
+    /** Exactly {@code length} bytes, typically after {@link #readLength}. */
+    public Bytes readBytesExactly(int length, String what) {
+        if (length < 0) {
+            throw new MalformedInputException(what + " has a negative length: " + length);
+        }
+        need(length, what);
+        Bytes out = Bytes.copyOf(buffer, position, length);
+        position += length;
+        return out;
+    }
+
+    /**
+     * A varint-length-prefixed UTF-8 string of at most {@code maxBytes} bytes. Invalid UTF-8 is malformed rather
+     * than silently replaced, so a decoded string always re-encodes to the same bytes.
+     */
+    public String readUtf8(int maxBytes, String what) {
+        int length = readVarInt(maxBytes, what + " length");
+        need(length, what);
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder(); // reports errors instead of replacing
+        CharBuffer chars = CharBuffer.allocate(length); // UTF-8 never yields more chars than bytes
+        boolean valid = !decoder.decode(ByteBuffer.wrap(buffer, position, length), chars, true)
+                        .isError()
+                && !decoder.flush(chars).isError();
+        if (!valid) {
+            throw new MalformedInputException(what + " is not valid UTF-8");
+        }
+        position += length;
+        return chars.flip().toString();
     }
 
     /** A varint-length-prefixed byte string of at most {@code maxLength} bytes. */

@@ -1,6 +1,7 @@
 package dev.duro.core.codec;
 
 import dev.duro.core.Bytes;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import javax.annotation.Nullable;
 
@@ -83,6 +84,16 @@ public final class ByteWriter {
     /** A varint length followed by the bytes. */
     public ByteWriter writeBytes(Bytes bytes) {
         byte[] raw = bytes.unsafeArray();
+        writeVarLong(raw.length);
+        return writeRaw(raw);
+    }
+
+    /**
+     * A varint byte length followed by the UTF-8 encoding of {@code text}. Unpaired surrogates cannot be encoded and
+     * become {@code '?'}, as {@link String#getBytes} does.
+     */
+    public ByteWriter writeUtf8(String text) {
+        byte[] raw = text.getBytes(StandardCharsets.UTF_8);
         writeVarLong(raw.length);
         return writeRaw(raw);
     }

@@ -2,6 +2,7 @@ package dev.duro.core.codec;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.LimitExceededException;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
@@ -18,8 +19,22 @@ import javax.annotation.Nullable;
 
 /**
  * Encodings of the protocol's value types, shared by the wire protocol, the log entries and the engine's
- * snapshots. Decoding checks every field against {@link Limits} and the protocol's own bounds, and rejects
- * anything else with a {@link MalformedInputException} naming the field.
+ * snapshots.
+ *
+ * <p>Decoding reads fields in order and stops at the first problem:
+ *
+ * <ul>
+ *   <li>a length or count larger than the input can still hold, a truncated field, an unknown tag, or a value
+ *       outside the protocol's own range (a partition at or above {@link #PARTITIONS_MAX}, participants out of
+ *       order) is a {@link MalformedInputException};
+ *   <li>a key, value or key count that is fully present in the input but larger than the configured
+ *       {@link Limits} is a {@link LimitExceededException} naming the limit. It is thrown before that many items
+ *       are allocated, so the limits also bound what a decoder allocates.
+ * </ul>
+ *
+ * <p>Log entries and engine snapshots are decoded with limits too: a replica must read its log with limits at
+ * least as large as those the entries were admitted under (raising a limit is safe; lowering one can make an
+ * admitted entry unreadable).
  */
 public final class CoreCodec {
     /** The most partitions a cluster may have; bounds participant lists and vectors. */
@@ -66,7 +81,7 @@ public final class CoreCodec {
     /** Partitions in ascending order, each below {@link #PARTITIONS_MAX}. */
     public static List<Integer> readPartitions(ByteReader in, String what) {
         int count = in.readVarInt(PARTITIONS_MAX, what + " count");
-        List<Integer> partitions = new ArrayList<>(count);
+        List<Integer> partitions = new ArrayList<>(Math.min(count, in.remaining()));
         for (int i = 0; i < count; i++) {
             int partition = in.readVarInt(PARTITIONS_MAX - 1, what);
             if (i > 0 && partition <= partitions.get(i - 1)) {
@@ -86,7 +101,7 @@ public final class CoreCodec {
 
     public static List<Long> readNumbers(ByteReader in, int max, String what) {
         int count = in.readVarInt(max, what + " count");
-        List<Long> numbers = new ArrayList<>(count);
+        List<Long> numbers = new ArrayList<>(Math.min(count, in.remaining()));
         for (int i = 0; i < count; i++) {
             numbers.add(readNonNegative(in, what));
         }
@@ -122,7 +137,7 @@ public final class CoreCodec {
             throw new MalformedInputException("unknown abort reason kind " + kind);
         }
         int partition = in.readVarInt(PARTITIONS_MAX - 1, "abort reason partition");
-        Bytes key = in.readNullableBytes(limits.keyBytesMax(), "abort reason key");
+        Bytes key = in.readBoolean() ? readKey(in) : null;
         long number = readNonNegative(in, "abort reason number");
         return new AbortReason(REASON_KINDS.get(kind), partition, key, number, in.readBoolean());
     }
@@ -135,15 +150,8 @@ public final class CoreCodec {
             writeTxId(out, commit.tid());
             writePartitions(out, commit.participants());
             out.writeVarLong(commit.snapshot());
-            out.writeVarLong(commit.readSet().size());
-            for (Bytes key : commit.readSet()) {
-                out.writeBytes(key);
-            }
-            out.writeVarLong(commit.writeSet().size());
-            for (Write write : commit.writeSet()) {
-                out.writeBytes(write.key());
-                out.writeNullableBytes(write.value());
-            }
+            writeReadSet(out, commit.readSet());
+            writeWriteSet(out, commit.writeSet());
         } else {
             AbortRequest abort = (AbortRequest) command;
             out.writeByte(COMMAND_ABORT);
@@ -169,18 +177,80 @@ public final class CoreCodec {
         TxId tid = readTxId(in);
         List<Integer> participants = readNonEmptyPartitions(in);
         long snapshot = readNonNegative(in, "snapshot");
-        int reads = in.readVarInt(limits.transactionKeysMax(), "read set size");
-        List<Bytes> readSet = new ArrayList<>(Math.min(reads, in.remaining()));
-        for (int i = 0; i < reads; i++) {
-            readSet.add(in.readBytes(limits.keyBytesMax(), "key"));
-        }
-        int writes = in.readVarInt(limits.transactionKeysMax(), "write set size");
-        List<Write> writeSet = new ArrayList<>(Math.min(writes, in.remaining()));
-        for (int i = 0; i < writes; i++) {
-            Bytes key = in.readBytes(limits.keyBytesMax(), "key");
-            writeSet.add(new Write(key, in.readNullableBytes(limits.valueBytesMax(), "value")));
-        }
+        List<Bytes> readSet = readReadSet(in, 0);
+        List<Write> writeSet = readWriteSet(in, readSet.size());
         return new CommitRequest(tid, participants, snapshot, readSet, writeSet);
+    }
+
+    // ---- keys, values and the key sets of a transaction ----
+
+    /** A key: malformed if its length exceeds the input, a {@link LimitExceededException} if it exceeds the limit. */
+    public Bytes readKey(ByteReader in) {
+        int length = in.readLength("key length");
+        check(Limits.Limit.KEY_BYTES, length, limits.keyBytesMax());
+        return in.readBytesExactly(length, "key");
+    }
+
+    /** A value behind a presence byte ({@code null} for a delete or an absent key), checked like a key. */
+    public @Nullable Bytes readNullableValue(ByteReader in) {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        int length = in.readLength("value length");
+        check(Limits.Limit.VALUE_BYTES, length, limits.valueBytesMax());
+        return in.readBytesExactly(length, "value");
+    }
+
+    public static void writeReadSet(ByteWriter out, List<Bytes> readSet) {
+        out.writeVarLong(readSet.size());
+        for (Bytes key : readSet) {
+            out.writeBytes(key);
+        }
+    }
+
+    public static void writeWriteSet(ByteWriter out, List<Write> writeSet) {
+        out.writeVarLong(writeSet.size());
+        for (Write write : writeSet) {
+            out.writeBytes(write.key());
+            out.writeNullableBytes(write.value());
+        }
+    }
+
+    /**
+     * A read set, whose keys count towards the transaction's key limit together with the {@code keysBefore} keys
+     * of the same transaction already decoded (key-set entries are counted: a key that is read and written belongs
+     * in the write set only, which certifies it as read too).
+     */
+    public List<Bytes> readReadSet(ByteReader in, int keysBefore) {
+        int count = readKeyCount(in, keysBefore, "read set size");
+        List<Bytes> readSet = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            readSet.add(readKey(in));
+        }
+        return readSet;
+    }
+
+    /** A write set, counted towards the key limit like {@link #readReadSet}. */
+    public List<Write> readWriteSet(ByteReader in, int keysBefore) {
+        int count = readKeyCount(in, keysBefore, "write set size");
+        List<Write> writeSet = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Bytes key = readKey(in);
+            writeSet.add(new Write(key, readNullableValue(in)));
+        }
+        return writeSet;
+    }
+
+    private int readKeyCount(ByteReader in, int keysBefore, String what) {
+        int count = in.readLength(what); // every key takes at least its length byte
+        check(Limits.Limit.TRANSACTION_KEYS, (long) keysBefore + count, limits.transactionKeysMax());
+        return count;
+    }
+
+    private static void check(Limits.Limit limit, long actual, long maximum) {
+        if (actual > maximum) {
+            throw new LimitExceededException(limit, actual, maximum);
+        }
     }
 
     private static List<Integer> readNonEmptyPartitions(ByteReader in) {

@@ -1,0 +1,129 @@
+package dev.duro.core.wire;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.TxId;
+import dev.duro.core.Write;
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.codec.MalformedInputException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Bodies of the client requests and of their replies except {@link ClusterInfoReply}. */
+final class ClientMessageCodec {
+    /** UTF-8 takes at most three bytes per Java char (a surrogate pair takes four for two chars). */
+    static final int UTF8_BYTES_PER_CHAR_MAX = 3;
+
+    private final CoreCodec core;
+
+    ClientMessageCodec(CoreCodec core) {
+        this.core = core;
+    }
+
+    static void writeReadRequest(ByteWriter out, ReadRequest request) {
+        out.writeVarLong(request.requestId());
+        out.writeBytes(request.key());
+        // A presence flag rather than an offset encoding keeps "latest" obvious in a hex dump.
+        out.writeBoolean(!request.readsLatest());
+        if (!request.readsLatest()) {
+            out.writeVarLong(request.snapshot());
+        }
+        out.writeVarLong(request.minVersion());
+    }
+
+    ReadRequest readReadRequest(ByteReader in) {
+        long requestId = in.readVarLong();
+        Bytes key = core.readKey(in);
+        long snapshot = in.readBoolean() ? CoreCodec.readNonNegative(in, "snapshot") : ReadRequest.LATEST;
+        return new ReadRequest(requestId, key, snapshot, CoreCodec.readNonNegative(in, "minimum version"));
+    }
+
+    static void writeCommitTransaction(ByteWriter out, CommitTransaction commit) {
+        out.writeVarLong(commit.requestId());
+        CoreCodec.writeTxId(out, commit.tid());
+        out.writeVarLong(commit.participants().size());
+        for (CommitTransaction.Participant participant : commit.participants()) {
+            out.writeVarLong(participant.partition());
+            out.writeVarLong(participant.snapshot());
+            CoreCodec.writeReadSet(out, participant.readSet());
+            CoreCodec.writeWriteSet(out, participant.writeSet());
+        }
+    }
+
+    CommitTransaction readCommitTransaction(ByteReader in) {
+        long requestId = in.readVarLong();
+        TxId tid = CoreCodec.readTxId(in);
+        int count = in.readVarInt(CoreCodec.PARTITIONS_MAX, "participant count");
+        if (count == 0) {
+            throw new MalformedInputException("a transaction needs at least one participant");
+        }
+        List<CommitTransaction.Participant> participants = new ArrayList<>(Math.min(count, in.remaining()));
+        int keys = 0; // the key limit applies to the whole transaction, across its participants
+        int previous = -1;
+        for (int i = 0; i < count; i++) {
+            int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "participant partition");
+            if (partition <= previous) {
+                throw new MalformedInputException("participants must ascend without duplicates");
+            }
+            previous = partition;
+            long snapshot = CoreCodec.readNonNegative(in, "snapshot");
+            List<Bytes> readSet = core.readReadSet(in, keys);
+            keys += readSet.size();
+            List<Write> writeSet = core.readWriteSet(in, keys);
+            keys += writeSet.size();
+            participants.add(new CommitTransaction.Participant(partition, snapshot, readSet, writeSet));
+        }
+        return new CommitTransaction(requestId, tid, participants);
+    }
+
+    static void writeReadReply(ByteWriter out, ReadReply reply) {
+        out.writeVarLong(reply.requestId());
+        out.writeVarLong(reply.partition());
+        out.writeVarLong(reply.snapshot());
+        out.writeNullableBytes(reply.value());
+        out.writeVarLong(reply.version());
+    }
+
+    ReadReply readReadReply(ByteReader in) {
+        long requestId = in.readVarLong();
+        int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition");
+        long snapshot = CoreCodec.readNonNegative(in, "snapshot");
+        Bytes value = core.readNullableValue(in);
+        return new ReadReply(requestId, partition, snapshot, value, CoreCodec.readNonNegative(in, "version"));
+    }
+
+    static void writeOutcomeReply(ByteWriter out, OutcomeReply reply) {
+        out.writeVarLong(reply.requestId());
+        CoreCodec.writeOutcome(out, reply.outcome());
+    }
+
+    OutcomeReply readOutcomeReply(ByteReader in) {
+        long requestId = in.readVarLong();
+        return new OutcomeReply(requestId, core.readOutcome(in));
+    }
+
+    static void writeErrorReply(ByteWriter out, ErrorReply reply) {
+        out.writeVarLong(reply.requestId());
+        out.writeVarLong(reply.code().code());
+        out.writeUtf8(reply.message());
+    }
+
+    /**
+     * An error code this build does not know comes from a newer server; it is read as {@link ErrorCode#INTERNAL}
+     * with the code in the message, so the request still fails promptly with a readable reason.
+     */
+    static ErrorReply readErrorReply(ByteReader in) {
+        long requestId = in.readVarLong();
+        long wireCode = in.readVarLong();
+        String message = in.readUtf8(ErrorReply.MESSAGE_MAX_CHARS * UTF8_BYTES_PER_CHAR_MAX, "error message");
+        ErrorCode code = ErrorCode.fromCode(wireCode);
+        if (code == null) {
+            return new ErrorReply(
+                    requestId,
+                    ErrorCode.INTERNAL,
+                    "unknown error code " + Long.toUnsignedString(wireCode) + ": " + message);
+        }
+        return new ErrorReply(requestId, code, message);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.duro.core.wire;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.TxId;
+import dev.duro.core.Write;
+import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.engine.CommitRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A whole update transaction as a client hands it to a coordinator for termination (DESIGN §2, step 4). The
+ * coordinator appends one {@link CommitRequest} per participant to that partition's log ({@link
+ * #toCommitRequests}); a local transaction has one participant.
+ *
+ * @param participants one entry per partition the transaction touches, ascending by partition, no duplicates
+ */
+public record CommitTransaction(long requestId, TxId tid, List<Participant> participants) implements ClientRequest {
+    /**
+     * The part of the transaction one partition certifies.
+     *
+     * @param snapshot {@code st[partition]}
+     * @param readSet keys read at this partition; a key that is also written belongs in {@code writeSet} only (a
+     *     write is certified as a read), and the transaction key limit counts the entries of both sets
+     * @param writeSet buffered writes to keys of this partition
+     */
+    public record Participant(int partition, long snapshot, List<Bytes> readSet, List<Write> writeSet) {
+        public Participant {
+            checkArgument(
+                    partition >= 0 && partition < CoreCodec.PARTITIONS_MAX, "partition out of range: %s", partition);
+            checkArgument(snapshot >= 0, "snapshot must be >= 0: %s", snapshot);
+            readSet = List.copyOf(readSet);
+            writeSet = List.copyOf(writeSet);
+        }
+
+        public int keyCount() {
+            return readSet.size() + writeSet.size();
+        }
+    }
+
+    public CommitTransaction {
+        Objects.requireNonNull(tid, "tid");
+        participants = List.copyOf(participants);
+        checkArgument(!participants.isEmpty(), "a transaction has at least one participant");
+        for (int i = 1; i < participants.size(); i++) {
+            checkArgument(
+                    participants.get(i).partition() > participants.get(i - 1).partition(),
+                    "participants must ascend by partition without duplicates");
+        }
+    }
+
+    /** The partitions the transaction touches, ascending. */
+    public List<Integer> partitions() {
+        List<Integer> partitions = new ArrayList<>(participants.size());
+        for (Participant participant : participants) {
+            partitions.add(participant.partition());
+        }
+        return List.copyOf(partitions);
+    }
+
+    public boolean isGlobal() {
+        return participants.size() > 1;
+    }
+
+    /** Read-set and write-set entries over all participants: what the transaction key limit counts. */
+    public int keyCount() {
+        int keys = 0;
+        for (Participant participant : participants) {
+            keys += participant.keyCount();
+        }
+        return keys;
+    }
+
+    /** One commit request per participant, in partition order, each naming every participant. */
+    public List<CommitRequest> toCommitRequests() {
+        List<Integer> partitions = partitions();
+        List<CommitRequest> requests = new ArrayList<>(participants.size());
+        for (Participant participant : participants) {
+            requests.add(new CommitRequest(
+                    tid, partitions, participant.snapshot(), participant.readSet(), participant.writeSet()));
+        }
+        return List.copyOf(requests);
+    }
+
+    @Override
+    public MessageType type() {
+        return MessageType.COMMIT_TRANSACTION;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.duro.core.wire;
+
+import javax.annotation.Nullable;
+
+/**
+ * The message type byte of a frame. Codes are part of the protocol: never change or reuse one, only append.
+ * Requests use 0x01–0x0F, replies 0x11–0x1F, server-to-server messages 0x21–0x2F; 0 is never valid, so a zeroed
+ * buffer is rejected.
+ */
+public enum MessageType {
+    READ_REQUEST(0x01),
+    COMMIT_TRANSACTION(0x02),
+    CLUSTER_INFO_REQUEST(0x03),
+    READ_REPLY(0x11),
+    OUTCOME_REPLY(0x12),
+    CLUSTER_INFO_REPLY(0x13),
+    ERROR_REPLY(0x14),
+    VOTE(0x21),
+    FRONTIER(0x22);
+
+    private final int code;
+
+    MessageType(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** Whether messages of this type start their body with a request id (client requests and their replies). */
+    public boolean hasRequestId() {
+        return code < VOTE.code;
+    }
+
+    /** The type with this wire code, or null if there is none. */
+    public static @Nullable MessageType fromCode(int code) {
+        for (MessageType type : values()) {
+            if (type.code == code) {
+                return type;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.duro.core.wire;
+
+import dev.duro.core.LimitExceededException;
+import dev.duro.core.Limits;
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.codec.UnsupportedVersionException;
+import dev.duro.core.engine.Vote;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Encodes {@link Message}s as frames and decodes them again. A frame is one protocol version byte, one {@link
+ * MessageType} code byte and the message body; the transport delimits frames, so a body must be consumed exactly.
+ *
+ * <p>Decoding accepts any byte string and either returns a message or throws one of three typed errors:
+ *
+ * <ul>
+ *   <li>{@link UnsupportedVersionException} when the first byte is not {@link #PROTOCOL_VERSION};
+ *   <li>{@link MalformedInputException} when the bytes are not a valid frame: truncated, trailing bytes, an
+ *       unknown type or tag, a length or count larger than the rest of the frame, a value out of the protocol's
+ *       range;
+ *   <li>{@link LimitExceededException} naming the limit when a key, value or transaction that is fully present
+ *       in the frame breaks the configured {@link Limits}.
+ * </ul>
+ *
+ * Fields are read in order and the first problem wins. Counts are checked against the bytes left and the limits
+ * before anything is allocated, so a decoder allocates little more than the frame's own size.
+ *
+ * <p>The encoder writes what it is given and does not apply limits: a receiver applies its own.
+ */
+public final class WireCodec {
+    public static final int PROTOCOL_VERSION = 1;
+
+    private final CoreCodec core;
+    private final ClientMessageCodec client;
+    private final ClusterInfoCodec clusterInfo;
+
+    public WireCodec(Limits limits) {
+        this.core = new CoreCodec(limits);
+        this.client = new ClientMessageCodec(core);
+        this.clusterInfo = new ClusterInfoCodec(core);
+    }
+
+    public Limits limits() {
+        return core.limits();
+    }
+
+    public byte[] encode(Message message) {
+        ByteWriter out = new ByteWriter();
+        out.writeByte(PROTOCOL_VERSION).writeByte(message.type().code());
+        writeBody(out, message);
+        return out.toByteArray();
+    }
+
+    private static void writeBody(ByteWriter out, Message message) {
+        if (message instanceof ReadRequest request) {
+            ClientMessageCodec.writeReadRequest(out, request);
+        } else if (message instanceof CommitTransaction commit) {
+            ClientMessageCodec.writeCommitTransaction(out, commit);
+        } else if (message instanceof ClusterInfoRequest request) {
+            out.writeVarLong(request.requestId());
+        } else if (message instanceof ReadReply reply) {
+            ClientMessageCodec.writeReadReply(out, reply);
+        } else if (message instanceof OutcomeReply reply) {
+            ClientMessageCodec.writeOutcomeReply(out, reply);
+        } else if (message instanceof ClusterInfoReply reply) {
+            ClusterInfoCodec.write(out, reply);
+        } else if (message instanceof ErrorReply reply) {
+            ClientMessageCodec.writeErrorReply(out, reply);
+        } else if (message instanceof VoteMessage votes) {
+            out.writeVarLong(votes.votes().size());
+            for (Vote vote : votes.votes()) {
+                CoreCodec.writeVote(out, vote);
+            }
+        } else if (message instanceof FrontierMessage frontier) {
+            CoreCodec.writeFrontier(out, frontier.frontier());
+        } else {
+            throw new IllegalArgumentException(
+                    "no encoding for " + message.getClass().getName());
+        }
+    }
+
+    public Message decode(byte[] frame) {
+        return decode(frame, 0, frame.length);
+    }
+
+    /** Decodes the frame in {@code frame[offset, offset + length)}. */
+    public Message decode(byte[] frame, int offset, int length) {
+        ByteReader in = new ByteReader(frame, offset, length);
+        if (!in.hasRemaining()) {
+            throw new MalformedInputException("empty frame");
+        }
+        int version = in.readByte();
+        if (version != PROTOCOL_VERSION) {
+            throw new UnsupportedVersionException("wire protocol", version, PROTOCOL_VERSION);
+        }
+        int code = in.readByte();
+        MessageType type = MessageType.fromCode(code);
+        if (type == null) {
+            throw new MalformedInputException("unknown message type 0x" + Integer.toHexString(code));
+        }
+        Message message = readBody(in, type);
+        in.expectEnd(type + " frame");
+        return message;
+    }
+
+    private Message readBody(ByteReader in, MessageType type) {
+        return switch (type) {
+            case READ_REQUEST -> client.readReadRequest(in);
+            case COMMIT_TRANSACTION -> client.readCommitTransaction(in);
+            case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(in.readVarLong());
+            case READ_REPLY -> client.readReadReply(in);
+            case OUTCOME_REPLY -> client.readOutcomeReply(in);
+            case CLUSTER_INFO_REPLY -> clusterInfo.read(in);
+            case ERROR_REPLY -> ClientMessageCodec.readErrorReply(in);
+            case VOTE -> readVotes(in);
+            case FRONTIER -> new FrontierMessage(CoreCodec.readFrontier(in));
+        };
+    }
+
+    private VoteMessage readVotes(ByteReader in) {
+        int count = in.readLength("vote count");
+        if (count == 0) {
+            throw new MalformedInputException("a vote message carries at least one vote");
+        }
+        List<Vote> votes = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            votes.add(core.readVote(in));
+        }
+        return new VoteMessage(votes);
+    }
+
+    /**
+     * The request id of a client request or reply frame, read without decoding the rest: lets a server address an
+     * {@link ErrorReply} to the request whose frame it could not decode or that broke a limit. Empty when the frame
+     * is of another version or type, or too short to hold an id.
+     */
+    public static OptionalLong requestIdOf(byte[] frame) {
+        ByteReader in = new ByteReader(frame);
+        if (in.remaining() < 3 || in.readByte() != PROTOCOL_VERSION) {
+            return OptionalLong.empty();
+        }
+        MessageType type = MessageType.fromCode(in.readByte());
+        if (type == null || !type.hasRequestId()) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(in.readVarLong());
+        } catch (MalformedInputException truncated) {
+            return OptionalLong.empty();
+        }
+    }
+}

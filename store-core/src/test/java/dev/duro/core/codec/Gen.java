@@ -1,0 +1,223 @@
+package dev.duro.core.codec;
+
+import dev.duro.core.AbortReason;
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
+import dev.duro.core.TxId;
+import dev.duro.core.Write;
+import dev.duro.core.engine.AbortRequest;
+import dev.duro.core.engine.Command;
+import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.Outcome;
+import dev.duro.core.engine.Vote;
+import dev.duro.core.snapshot.Frontier;
+import dev.duro.core.snapshot.GlobalCommit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+
+/**
+ * Seeded random generators of the core's protocol values, biased towards edge cases: empty and maximum-size keys,
+ * deletes, the largest numbers, many partitions. Every value is valid under the given limits, so it must survive
+ * an encode/decode round trip unchanged.
+ */
+public final class Gen {
+    private static final long[] EDGE_LONGS = {
+        0, 1, 127, 128, 16_383, 16_384, Integer.MAX_VALUE, 1L << 32, Long.MAX_VALUE, -1, Long.MIN_VALUE
+    };
+
+    private final Random random;
+    private final Limits limits;
+
+    public Gen(long seed, Limits limits) {
+        this.random = new Random(seed);
+        this.limits = limits;
+    }
+
+    public Random random() {
+        return random;
+    }
+
+    public Limits limits() {
+        return limits;
+    }
+
+    public boolean chance(double probability) {
+        return random.nextDouble() < probability;
+    }
+
+    public <T> T oneOf(T[] choices) {
+        return choices[random.nextInt(choices.length)];
+    }
+
+    /** Mostly small, sometimes up to {@code max}. */
+    public int size(int max) {
+        if (max <= 0) {
+            return 0;
+        }
+        if (chance(0.05)) {
+            return max;
+        }
+        return random.nextInt(Math.min(max, chance(0.8) ? 5 : 64) + 1);
+    }
+
+    /** Any 64-bit value: request ids and client ids may use all of them. */
+    public long anyLong() {
+        return chance(0.3) ? EDGE_LONGS[random.nextInt(EDGE_LONGS.length)] : random.nextLong() >> random.nextInt(64);
+    }
+
+    public long nonNegative() {
+        long value = anyLong();
+        return value < 0 ? value & Long.MAX_VALUE : value;
+    }
+
+    public int partition() {
+        return chance(0.1) ? CoreCodec.PARTITIONS_MAX - 1 : random.nextInt(chance(0.8) ? 8 : CoreCodec.PARTITIONS_MAX);
+    }
+
+    /** Distinct partitions in ascending order. */
+    public List<Integer> partitions(int min, int max) {
+        int count = min + random.nextInt(max - min + 1);
+        TreeSet<Integer> partitions = new TreeSet<>();
+        int range = count > 16 || chance(0.3) ? CoreCodec.PARTITIONS_MAX : 16;
+        while (partitions.size() < count) {
+            partitions.add(random.nextInt(range));
+        }
+        return List.copyOf(partitions);
+    }
+
+    public Bytes bytes(int length) {
+        byte[] raw = new byte[length];
+        random.nextBytes(raw);
+        return Bytes.wrap(raw);
+    }
+
+    public Bytes key() {
+        double roll = random.nextDouble();
+        if (roll < 0.1) {
+            return Bytes.EMPTY;
+        }
+        if (roll < 0.13) {
+            return bytes(limits.keyBytesMax());
+        }
+        return bytes(1 + random.nextInt(Math.min(24, limits.keyBytesMax())));
+    }
+
+    public Bytes value() {
+        double roll = random.nextDouble();
+        if (roll < 0.1) {
+            return Bytes.EMPTY;
+        }
+        if (roll < 0.12) {
+            return bytes(Math.min(limits.valueBytesMax(), 4096));
+        }
+        return bytes(1 + random.nextInt(Math.min(64, limits.valueBytesMax())));
+    }
+
+    public Write write() {
+        return chance(0.2) ? Write.delete(key()) : Write.put(key(), value());
+    }
+
+    public TxId txId() {
+        return new TxId(anyLong(), anyLong());
+    }
+
+    public List<Bytes> readSet(int max) {
+        List<Bytes> keys = new ArrayList<>();
+        for (int i = size(max); i > 0; i--) {
+            keys.add(key());
+        }
+        return keys;
+    }
+
+    public List<Write> writeSet(int max) {
+        List<Write> writes = new ArrayList<>();
+        for (int i = size(max); i > 0; i--) {
+            writes.add(write());
+        }
+        return writes;
+    }
+
+    public AbortReason reason() {
+        AbortReason.Kind kind = oneOf(AbortReason.Kind.values());
+        Bytes key = chance(0.5) ? key() : null;
+        return new AbortReason(kind, partition(), key, nonNegative(), random.nextBoolean());
+    }
+
+    public Vote vote() {
+        AbortReason reason = chance(0.4) ? reason() : null;
+        return new Vote(txId(), partition(), nonNegative(), reason, random.nextBoolean());
+    }
+
+    public Outcome outcome() {
+        List<Integer> participants = partitions(1, chance(0.1) ? 100 : 4);
+        if (chance(0.3)) {
+            return Outcome.aborted(txId(), participants, reason());
+        }
+        List<Long> versions = new ArrayList<>();
+        for (int i = 0; i < participants.size(); i++) {
+            versions.add(nonNegative());
+        }
+        return Outcome.committed(txId(), participants, versions);
+    }
+
+    public GlobalCommit globalCommit() {
+        List<Integer> partitions = partitions(2, chance(0.1) ? 64 : 4);
+        List<Long> numbers = new ArrayList<>();
+        for (int i = 0; i < partitions.size(); i++) {
+            numbers.add(nonNegative());
+        }
+        return new GlobalCommit(txId(), partitions, numbers);
+    }
+
+    public Frontier frontier() {
+        List<GlobalCommit> globals = new ArrayList<>();
+        for (int i = size(20); i > 0; i--) {
+            globals.add(globalCommit());
+        }
+        return new Frontier(partition(), nonNegative(), globals);
+    }
+
+    public CommitRequest commitRequest() {
+        List<Integer> participants = partitions(1, chance(0.1) ? 200 : 3);
+        int keysMax = limits.transactionKeysMax();
+        List<Bytes> readSet = readSet(Math.min(keysMax, 40));
+        List<Write> writeSet = writeSet(Math.min(keysMax - readSet.size(), 40));
+        return new CommitRequest(txId(), participants, nonNegative(), readSet, writeSet);
+    }
+
+    public AbortRequest abortRequest() {
+        List<Integer> participants = partitions(1, 5);
+        return new AbortRequest(txId(), participants, partition());
+    }
+
+    public Command command() {
+        return chance(0.8) ? commitRequest() : abortRequest();
+    }
+
+    /** Printable text of at most {@code maxChars} chars, mixing ASCII, accented, CJK and non-BMP characters. */
+    public String text(int maxChars) {
+        int target = chance(0.05) ? maxChars : random.nextInt(Math.min(maxChars, 40) + 1);
+        StringBuilder out = new StringBuilder();
+        while (true) {
+            int codePoint = codePoint();
+            if (out.length() + Character.charCount(codePoint) > target) {
+                return out.toString();
+            }
+            out.appendCodePoint(codePoint);
+        }
+    }
+
+    private int codePoint() {
+        double roll = random.nextDouble();
+        if (roll < 0.7) {
+            return 0x20 + random.nextInt(0x5f);
+        } else if (roll < 0.8) {
+            return 0xc0 + random.nextInt(0x100);
+        } else if (roll < 0.9) {
+            return 0x4e00 + random.nextInt(0x5000);
+        }
+        return 0x1f300 + random.nextInt(0x300);
+    }
+}

@@ -1,0 +1,127 @@
+package dev.duro.core.wire;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
+import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.codec.Gen;
+import dev.duro.core.engine.Vote;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/** Seeded random messages of every type, valid under the given limits, with edge cases mixed in. */
+final class MessageGen {
+    private final Gen gen;
+
+    MessageGen(long seed, Limits limits) {
+        this.gen = new Gen(seed, limits);
+    }
+
+    Gen gen() {
+        return gen;
+    }
+
+    Message any() {
+        return of(gen.oneOf(MessageType.values()));
+    }
+
+    Message of(MessageType type) {
+        return switch (type) {
+            case READ_REQUEST -> readRequest();
+            case COMMIT_TRANSACTION -> commitTransaction();
+            case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(gen.anyLong());
+            case READ_REPLY -> readReply();
+            case OUTCOME_REPLY -> new OutcomeReply(gen.anyLong(), gen.outcome());
+            case CLUSTER_INFO_REPLY -> clusterInfoReply();
+            case ERROR_REPLY -> errorReply();
+            case VOTE -> voteMessage();
+            case FRONTIER -> new FrontierMessage(gen.frontier());
+        };
+    }
+
+    ReadRequest readRequest() {
+        long snapshot = gen.chance(0.4) ? ReadRequest.LATEST : gen.nonNegative();
+        return new ReadRequest(gen.anyLong(), gen.key(), snapshot, gen.nonNegative());
+    }
+
+    ReadReply readReply() {
+        Bytes value = gen.chance(0.2) ? null : gen.value();
+        return new ReadReply(gen.anyLong(), gen.partition(), gen.nonNegative(), value, gen.nonNegative());
+    }
+
+    CommitTransaction commitTransaction() {
+        double roll = gen.random().nextDouble();
+        int count = roll < 0.5
+                ? 1
+                : roll < 0.95 ? 2 + gen.random().nextInt(4) : 50 + gen.random().nextInt(300);
+        List<Integer> partitions = gen.partitions(count, count);
+        int keysLeft = gen.limits().transactionKeysMax();
+        List<CommitTransaction.Participant> participants = new ArrayList<>();
+        for (int partition : partitions) {
+            List<Bytes> readSet = gen.readSet(Math.min(keysLeft, count > 10 ? 2 : 20));
+            keysLeft -= readSet.size();
+            var writeSet = gen.writeSet(Math.min(keysLeft, count > 10 ? 2 : 20));
+            keysLeft -= writeSet.size();
+            participants.add(new CommitTransaction.Participant(partition, gen.nonNegative(), readSet, writeSet));
+        }
+        return new CommitTransaction(gen.anyLong(), gen.txId(), participants);
+    }
+
+    ClusterInfoReply clusterInfoReply() {
+        int partitions =
+                gen.chance(0.005) ? CoreCodec.PARTITIONS_MAX : 1 + gen.random().nextInt(gen.chance(0.8) ? 8 : 100);
+        PartitionerSpec partitioner = gen.random().nextBoolean() ? PartitionerSpec.hash() : range(partitions);
+        List<ClusterInfoReply.PartitionInfo> infos = new ArrayList<>();
+        for (int i = 0; i < partitions; i++) {
+            infos.add(partitionInfo());
+        }
+        return new ClusterInfoReply(
+                gen.anyLong(), gen.text(ClusterInfoReply.CLUSTER_NAME_MAX_CHARS), partitioner, infos);
+    }
+
+    private PartitionerSpec range(int partitions) {
+        TreeSet<Bytes> splitPoints = new TreeSet<>();
+        while (splitPoints.size() < partitions - 1) {
+            Bytes key = gen.key();
+            if (key.size() > 0) {
+                splitPoints.add(key);
+            }
+        }
+        return PartitionerSpec.range(List.copyOf(splitPoints));
+    }
+
+    private ClusterInfoReply.PartitionInfo partitionInfo() {
+        int count = gen.chance(0.02)
+                ? ClusterInfoReply.PartitionInfo.REPLICAS_MAX
+                : 1 + gen.random().nextInt(5);
+        List<HostPort> replicas = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            replicas.add(hostPort());
+        }
+        int leader = gen.chance(0.2)
+                ? ClusterInfoReply.PartitionInfo.NO_LEADER
+                : gen.random().nextInt(count);
+        return new ClusterInfoReply.PartitionInfo(replicas, leader);
+    }
+
+    HostPort hostPort() {
+        String[] hosts = {"localhost", "10.0.0.7", "::1", "duro-3.example", "a", "x".repeat(HostPort.HOST_MAX_CHARS)};
+        int port = gen.chance(0.2)
+                ? (gen.random().nextBoolean() ? 1 : 65_535)
+                : 1024 + gen.random().nextInt(60_000);
+        return new HostPort(hosts[gen.random().nextInt(hosts.length)], port);
+    }
+
+    ErrorReply errorReply() {
+        ErrorCode code = gen.oneOf(ErrorCode.values());
+        return new ErrorReply(gen.anyLong(), code, gen.text(ErrorReply.MESSAGE_MAX_CHARS));
+    }
+
+    VoteMessage voteMessage() {
+        List<Vote> votes = new ArrayList<>();
+        for (int i = 1 + gen.size(50); i > 0; i--) {
+            votes.add(gen.vote());
+        }
+        return new VoteMessage(votes);
+    }
+}
