@@ -57,7 +57,11 @@ public final class ClusterView {
     public String toString() {
         StringBuilder out = new StringBuilder("cluster ").append(clusterName()).append(": ");
         for (int p = 0; p < partitionCount(); p++) {
-            out.append(p == 0 ? "" : "; ").append("partition ").append(p).append(" on ").append(replicas(p));
+            out.append(p == 0 ? "" : "; ")
+                    .append("partition ")
+                    .append(p)
+                    .append(" on ")
+                    .append(replicas(p));
             HostPort leader = leader(p);
             out.append(leader == null ? " (no leader)" : " (leader " + leader + ")");
         }

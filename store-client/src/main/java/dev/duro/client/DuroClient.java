@@ -63,6 +63,7 @@ public final class DuroClient implements AutoCloseable {
     private final Map<HostPort, NodeConnection> connections = new ConcurrentHashMap<>();
     /** Per partition, the newest version this client committed there: reads never go below it. */
     private final Map<Integer, Long> sessionTokens = new ConcurrentHashMap<>();
+
     private volatile ClusterView view;
 
     private DuroClient(Builder builder) {
@@ -262,8 +263,10 @@ public final class DuroClient implements AutoCloseable {
                 last = e;
             }
         }
-        throw new UnavailableException("no node answered with the cluster layout (tried " + candidates + "): "
-                + (last == null ? "no candidates" : last.getMessage()), false);
+        throw new UnavailableException(
+                "no node answered with the cluster layout (tried " + candidates + "): "
+                        + (last == null ? "no candidates" : last.getMessage()),
+                false);
     }
 
     /** The consistent cut (one snapshot per partition) read-only transactions read at. */

@@ -83,12 +83,16 @@ final class NodeConnection {
         ChannelFuture current = connection();
         current.addListener(f -> {
             if (!f.isSuccess()) {
-                fail(requestId, "cannot connect to " + address + ": " + f.cause().getMessage());
+                fail(
+                        requestId,
+                        "cannot connect to " + address + ": " + f.cause().getMessage());
                 return;
             }
             current.channel().writeAndFlush(Unpooled.wrappedBuffer(frame)).addListener(w -> {
                 if (!w.isSuccess()) {
-                    fail(requestId, "cannot send to " + address + ": " + w.cause().getMessage());
+                    fail(
+                            requestId,
+                            "cannot send to " + address + ": " + w.cause().getMessage());
                 }
             });
         });
@@ -97,9 +101,8 @@ final class NodeConnection {
             if (failure == null) {
                 return answer;
             }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause()
-                    : failure;
+            Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             if (cause instanceof TimeoutException) {
                 cause = new UnavailableException(
                         "no answer from " + address + " within " + timeout.toMillis() + " ms", true);
@@ -110,7 +113,8 @@ final class NodeConnection {
 
     private synchronized ChannelFuture connection() {
         if (connection == null
-                || (connection.isDone() && (!connection.isSuccess() || !connection.channel().isActive()))) {
+                || (connection.isDone()
+                        && (!connection.isSuccess() || !connection.channel().isActive()))) {
             connection = bootstrap.connect(address.host(), address.port());
         }
         return connection;

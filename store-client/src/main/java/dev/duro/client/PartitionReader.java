@@ -45,9 +45,10 @@ final class PartitionReader {
             int tried,
             @Nullable DuroException previous) {
         if (tried >= replicas.size()) {
-            return CompletableFuture.failedFuture(previous != null
-                    ? previous
-                    : new UnavailableException("no replica of partition " + partition + " answered", false));
+            return CompletableFuture.failedFuture(
+                    previous != null
+                            ? previous
+                            : new UnavailableException("no replica of partition " + partition + " answered", false));
         }
         HostPort replica = replicas.get(Math.floorMod(firstChoice + tried, replicas.size()));
         long at = snapshot == null ? ReadRequest.LATEST : snapshot;
@@ -69,9 +70,8 @@ final class PartitionReader {
 
     private Object classify(@Nullable ServerReply reply, @Nullable Throwable failure) {
         if (failure != null) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause()
-                    : failure;
+            Throwable cause =
+                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             if (cause instanceof UnavailableException unavailable) {
                 return new RetryOrFail(unavailable, true);
             }

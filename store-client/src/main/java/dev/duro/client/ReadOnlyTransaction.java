@@ -70,8 +70,10 @@ public final class ReadOnlyTransaction {
             }
             pauseBriefly();
         }
-        throw new UnavailableException("no consistent cut covering this client's own writes within "
-                + SESSION_WAIT_MAX.toSeconds() + " s" + (last == null ? "" : ": " + last.getMessage()), false);
+        throw new UnavailableException(
+                "no consistent cut covering this client's own writes within " + SESSION_WAIT_MAX.toSeconds() + " s"
+                        + (last == null ? "" : ": " + last.getMessage()),
+                false);
     }
 
     private boolean coversSession(long[] vector) {

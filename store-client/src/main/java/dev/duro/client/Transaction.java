@@ -42,6 +42,7 @@ public final class Transaction implements AutoCloseable {
     private final TreeMap<Integer, Long> snapshots = new TreeMap<>();
     /** Keys read from the cluster, with their partition. */
     private final Map<Bytes, Integer> reads = new LinkedHashMap<>();
+
     private final Map<Bytes, Write> writes = new LinkedHashMap<>();
     private final Map<Bytes, Integer> writePartitions = new HashMap<>();
     private State state = State.OPEN;
@@ -179,7 +180,8 @@ public final class Transaction implements AutoCloseable {
             }
         });
         for (Map.Entry<Integer, Bytes> entry : unread.entrySet()) {
-            chain = chain.thenCompose(ignored -> readAt(entry.getKey(), entry.getValue()).thenApply(value -> null));
+            chain = chain.thenCompose(
+                    ignored -> readAt(entry.getKey(), entry.getValue()).thenApply(value -> null));
         }
         return chain;
     }
@@ -248,19 +250,26 @@ public final class Transaction implements AutoCloseable {
 
     /** What one commit attempt produced: a result, a failure to report, or a reason to try the next node. */
     private static final class Step {
-        @Nullable CommitResult result;
-        @Nullable DuroException fatal;
-        @Nullable DuroException retryable;
+        @Nullable
+        CommitResult result;
+
+        @Nullable
+        DuroException fatal;
+
+        @Nullable
+        DuroException retryable;
     }
 
     private Step outcomeOf(@Nullable ServerReply reply, @Nullable Throwable failure) {
         Step step = new Step();
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause != null) {
             if (cause instanceof UnavailableException unavailable) {
                 step.retryable = unavailable;
             } else {
-                step.fatal = cause instanceof DuroException duro ? duro : new UnavailableException(cause.toString(), true);
+                step.fatal =
+                        cause instanceof DuroException duro ? duro : new UnavailableException(cause.toString(), true);
             }
             return step;
         }
@@ -318,7 +327,8 @@ public final class Transaction implements AutoCloseable {
 
     private void requireOpen() {
         if (state != State.OPEN) {
-            throw new IllegalStateException("transaction " + tid + " is " + state.name().toLowerCase(java.util.Locale.ROOT));
+            throw new IllegalStateException(
+                    "transaction " + tid + " is " + state.name().toLowerCase(java.util.Locale.ROOT));
         }
     }
 

@@ -41,14 +41,18 @@ final class Coordinator {
         boolean replicated = false;
         for (CommitTransaction.Participant participant : transaction.participants()) {
             if (participant.partition() >= partitions) {
-                return reply(new ErrorReply(requestId, ErrorCode.UNKNOWN_PARTITION,
+                return reply(new ErrorReply(
+                        requestId,
+                        ErrorCode.UNKNOWN_PARTITION,
                         "partition " + participant.partition() + " does not exist (the cluster has " + partitions
                                 + ")"));
             }
             replicated |= consensus.replica(participant.partition()) != null;
         }
         if (!replicated) {
-            return reply(new ErrorReply(requestId, ErrorCode.UNKNOWN_PARTITION,
+            return reply(new ErrorReply(
+                    requestId,
+                    ErrorCode.UNKNOWN_PARTITION,
                     "node " + consensus.nodeId() + " replicates none of the transaction's partitions; send the"
                             + " commit to a replica of one of them"));
         }
@@ -65,15 +69,19 @@ final class Coordinator {
             try {
                 consensus.committer(partition).submit(requests.get(i)).whenComplete((ok, failure) -> {
                     if (failure != null) {
-                        result.complete(new ErrorReply(requestId, ErrorCode.NOT_READY,
+                        result.complete(new ErrorReply(
+                                requestId,
+                                ErrorCode.NOT_READY,
                                 "could not append to partition " + partition + "'s log (" + failure
                                         + "); the outcome is unknown: retry the commit with the same transaction"
                                         + " id"));
                     }
                 });
             } catch (OverloadedException e) {
-                result.complete(new ErrorReply(requestId, ErrorCode.OVERLOADED, e.getMessage()
-                        + "; the outcome is unknown: retry the commit with the same transaction id"));
+                result.complete(new ErrorReply(
+                        requestId,
+                        ErrorCode.OVERLOADED,
+                        e.getMessage() + "; the outcome is unknown: retry the commit with the same transaction id"));
             }
         }
         outcome.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((finished, failure) -> {
@@ -81,7 +89,9 @@ final class Coordinator {
             if (failure == null) {
                 result.complete(new OutcomeReply(requestId, finished));
             } else if (failure instanceof TimeoutException) {
-                result.complete(new ErrorReply(requestId, ErrorCode.NOT_READY,
+                result.complete(new ErrorReply(
+                        requestId,
+                        ErrorCode.NOT_READY,
                         "no outcome within " + timeout.toMillis() + " ms (server.commit-timeout-millis); the"
                                 + " outcome is unknown: retry the commit with the same transaction id"));
             } else {

@@ -43,7 +43,12 @@ public final class DuroServer implements Closeable {
     private final EventLoopGroup workerGroup = new NioEventLoopGroup(2);
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemon("duro-timers"));
     private final ThreadPoolExecutor localVotes = new ThreadPoolExecutor(
-            1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(100_000), daemon("duro-local-votes"),
+            1,
+            1,
+            0,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(100_000),
+            daemon("duro-local-votes"),
             new ThreadPoolExecutor.DiscardOldestPolicy());
     private final PeerLinks peers;
     private volatile ConsensusNode consensus;
@@ -72,11 +77,18 @@ public final class DuroServer implements Closeable {
         OutcomeWaiters waiters = new OutcomeWaiters(config.inflightCommitsMax());
         ServerEffects effects = new ServerEffects(config.nodeId(), waiters, () -> consensus, peers, localVotes);
         consensus = ConsensusNode.start(
-                config.nodeId(), topology(config), consensusSettings(config), config.engine(), config.limits(),
+                config.nodeId(),
+                topology(config),
+                consensusSettings(config),
+                config.engine(),
+                config.limits(),
                 effects);
         Routing routing = new Routing(config.partitioner(), config.partitionCount());
-        FrontierPublisher frontiers =
-                new FrontierPublisher(consensus, peers, config.nodeId(), new ArrayList<>(config.nodes().keySet()));
+        FrontierPublisher frontiers = new FrontierPublisher(
+                consensus,
+                peers,
+                config.nodeId(),
+                new ArrayList<>(config.nodes().keySet()));
         MessageHandler handler = new MessageHandler(
                 codec,
                 new ReadService(consensus, routing, config.readWaitMax()),
@@ -104,8 +116,12 @@ public final class DuroServer implements Closeable {
         long frontierMillis = config.frontierInterval().toMillis();
         timers.scheduleWithFixedDelay(
                 () -> guarded("frontier", frontiers::publish), frontierMillis, frontierMillis, TimeUnit.MILLISECONDS);
-        LOG.info("node {} serving clients on {} (raft {}), partitions {}", config.nodeId(), self,
-                config.self().raft(), consensus.topology().partitionsOf(config.nodeId()));
+        LOG.info(
+                "node {} serving clients on {} (raft {}), partitions {}",
+                config.nodeId(),
+                self,
+                config.self().raft(),
+                consensus.topology().partitionsOf(config.nodeId()));
     }
 
     private void tickAll() {
@@ -135,7 +151,8 @@ public final class DuroServer implements Closeable {
                 addresses.add(new HostPort(address.host(), address.port()));
             }
             RaftPeerId leader = consensus.leaderOf(p);
-            int leaderIndex = leader == null ? ClusterInfoReply.PartitionInfo.NO_LEADER : replicas.indexOf(leader.toString());
+            int leaderIndex =
+                    leader == null ? ClusterInfoReply.PartitionInfo.NO_LEADER : replicas.indexOf(leader.toString());
             partitions.add(new ClusterInfoReply.PartitionInfo(addresses, leaderIndex));
         }
         return new ClusterInfoReply(requestId, config.clusterName(), routing.spec(), partitions);

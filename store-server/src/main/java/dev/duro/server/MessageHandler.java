@@ -87,8 +87,12 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         } else if (message instanceof FrontierMessage frontier) {
             frontiers.accept(frontier.frontier());
         } else {
-            reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.MALFORMED_FRAME,
-                    "a server does not accept " + message.type() + " messages"));
+            reply(
+                    context,
+                    new ErrorReply(
+                            requestIdOf(bytes),
+                            ErrorCode.MALFORMED_FRAME,
+                            "a server does not accept " + message.type() + " messages"));
         }
     }
 
@@ -123,7 +127,9 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
         if (cause instanceof TooLongFrameException) {
             // The rest of the stream cannot be framed again: say why, then close.
-            ErrorReply reply = new ErrorReply(ErrorReply.UNKNOWN_REQUEST, ErrorCode.LIMIT_EXCEEDED,
+            ErrorReply reply = new ErrorReply(
+                    ErrorReply.UNKNOWN_REQUEST,
+                    ErrorCode.LIMIT_EXCEEDED,
                     "frame exceeds server.frame-bytes-max: " + cause.getMessage());
             context.writeAndFlush(WireFrames.encode(codec, reply)).addListener(f -> context.close());
             return;

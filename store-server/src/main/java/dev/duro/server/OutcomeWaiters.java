@@ -27,8 +27,8 @@ final class OutcomeWaiters {
     CompletableFuture<Outcome> register(TxId tid) {
         if (count.incrementAndGet() > maximum) {
             count.decrementAndGet();
-            throw new OverloadedException("too many commits in flight on this node (server.inflight-commits-max "
-                    + maximum + ")");
+            throw new OverloadedException(
+                    "too many commits in flight on this node (server.inflight-commits-max " + maximum + ")");
         }
         CompletableFuture<Outcome> future = new CompletableFuture<>();
         waiting.compute(tid, (t, list) -> {

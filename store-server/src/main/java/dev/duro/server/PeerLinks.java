@@ -51,7 +51,8 @@ final class PeerLinks implements Closeable {
             boolean backingOff = broken && System.nanoTime() - lastAttemptNanos < RECONNECT_BACKOFF_NANOS;
             if (current == null || (broken && !backingOff)) {
                 lastAttemptNanos = System.nanoTime();
-                current = bootstrap.connect(node.address().host(), node.address().port());
+                current =
+                        bootstrap.connect(node.address().host(), node.address().port());
                 connection = current;
                 current.addListener(f -> {
                     if (!f.isSuccess()) {
@@ -105,7 +106,9 @@ final class PeerLinks implements Closeable {
     boolean connected(String nodeId) {
         Link link = links.get(nodeId);
         ChannelFuture connection = link == null ? null : link.connection;
-        return connection != null && connection.isSuccess() && connection.channel().isActive();
+        return connection != null
+                && connection.isSuccess()
+                && connection.channel().isActive();
     }
 
     /** The channel to {@code nodeId} if connected, for identity checks across reconnects. */

@@ -105,8 +105,9 @@ public final class ServerConfig {
             in.problem("cluster.partitioner", "must be 'hash' or 'range:split1,split2,...', was '" + partitioner + "'");
         } else if (partitioner.startsWith("range:")
                 && partitioner.substring(6).split(",").length != placement.size() - 1) {
-            in.problem("cluster.partitioner", "needs cluster.partitions - 1 = " + (placement.size() - 1)
-                    + " split points");
+            in.problem(
+                    "cluster.partitioner",
+                    "needs cluster.partitions - 1 = " + (placement.size() - 1) + " split points");
         }
         if (nodeId == null) {
             in.problem("node.id", "is required");

@@ -95,8 +95,11 @@ final class ServerEffects implements EffectHandler {
         try {
             consensus.get().committer(abort.target()).submit(abort.request()).whenComplete((ok, failure) -> {
                 if (failure != null) {
-                    LOG.debug("abort request for {} into partition {} failed: {}", abort.request().tid(),
-                            abort.target(), failure.toString());
+                    LOG.debug(
+                            "abort request for {} into partition {} failed: {}",
+                            abort.request().tid(),
+                            abort.target(),
+                            failure.toString());
                 }
             });
         } catch (OverloadedException e) {

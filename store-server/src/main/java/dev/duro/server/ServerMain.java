@@ -26,7 +26,9 @@ public final class ServerMain {
                 if (equals <= 0) {
                     exit("--set expects key=value, got '" + setting + "'");
                 }
-                overrides.put(setting.substring(0, equals).trim(), setting.substring(equals + 1).trim());
+                overrides.put(
+                        setting.substring(0, equals).trim(),
+                        setting.substring(equals + 1).trim());
             } else if (arg.equals("--help") || arg.equals("-h")) {
                 System.out.println("usage: duro server --config FILE [--set key=value ...]");
                 return;
@@ -49,16 +51,20 @@ public final class ServerMain {
         }
         DuroServer server = DuroServer.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-            } catch (IOException | RuntimeException e) {
-                System.err.println("shutdown: " + e);
-            } finally {
-                stopped.countDown();
-            }
-        }, "duro-shutdown"));
-        System.out.println("duro node " + config.nodeId() + " ready: clients on " + config.self().address());
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                server.close();
+                            } catch (IOException | RuntimeException e) {
+                                System.err.println("shutdown: " + e);
+                            } finally {
+                                stopped.countDown();
+                            }
+                        },
+                        "duro-shutdown"));
+        System.out.println("duro node " + config.nodeId() + " ready: clients on "
+                + config.self().address());
         stopped.await();
     }
 

@@ -65,11 +65,17 @@ final class Demo {
             long global = globalCommits.get();
             long audited = audits.get();
             long[] window = latencies.drain();
-            out.printf(Locale.ROOT,
+            out.printf(
+                    Locale.ROOT,
                     "\r[%3ds] committed/s: %5d local %5d global | read-only audits/s %4d | aborts %d | p50 %s p99 %s"
                             + " | audit %s   ",
-                    second, local - lastLocal, global - lastGlobal, audited - lastAudits, aborts.get(),
-                    percentile(window, 0.50), percentile(window, 0.99),
+                    second,
+                    local - lastLocal,
+                    global - lastGlobal,
+                    audited - lastAudits,
+                    aborts.get(),
+                    percentile(window, 0.50),
+                    percentile(window, 0.99),
                     auditFailures.get() == 0 ? "ok" : "FAILED x" + auditFailures.get());
             out.flush();
             lastLocal = local;
@@ -85,11 +91,19 @@ final class Demo {
             }
         }
         long finalTotal = sumAll();
-        out.printf(Locale.ROOT,
+        out.printf(
+                Locale.ROOT,
                 "%ndemo: %d transfers committed (%d local, %d global), %d aborted and retried, %d audits,"
                         + " %d audit failures, %d errors; final total %d (expected %d)%n",
-                localCommits.get() + globalCommits.get(), localCommits.get(), globalCommits.get(), aborts.get(),
-                audits.get(), auditFailures.get(), errors.get(), finalTotal, total);
+                localCommits.get() + globalCommits.get(),
+                localCommits.get(),
+                globalCommits.get(),
+                aborts.get(),
+                audits.get(),
+                auditFailures.get(),
+                errors.get(),
+                finalTotal,
+                total);
         return auditFailures.get() == 0 && finalTotal == total;
     }
 

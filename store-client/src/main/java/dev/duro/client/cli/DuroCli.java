@@ -21,7 +21,8 @@ public final class DuroCli {
 
     public static void main(String[] args) {
         if (args.length == 0) {
-            fail("usage: duro (put KEY VALUE | get KEY | shell | demo | status | await-ready) [--cluster host:port,...]");
+            fail(
+                    "usage: duro (put KEY VALUE | get KEY | shell | demo | status | await-ready) [--cluster host:port,...]");
         }
         String command = args[0];
         String cluster = DEFAULT_CLUSTER;
@@ -98,8 +99,10 @@ public final class DuroCli {
             }
             sleep(200);
         }
-        throw new UnavailableException("cluster not ready within " + timeout.toSeconds() + " s"
-                + (last == null ? "" : ": " + last.getMessage()), false);
+        throw new UnavailableException(
+                "cluster not ready within " + timeout.toSeconds() + " s"
+                        + (last == null ? "" : ": " + last.getMessage()),
+                false);
     }
 
     private static String value(String[] args, int index, String flag) {

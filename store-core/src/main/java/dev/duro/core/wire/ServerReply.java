@@ -1,6 +1,7 @@
 package dev.duro.core.wire;
 
 /** A message a server sends to a client, answering the request with the same id. */
-public sealed interface ServerReply extends Message permits ReadReply, OutcomeReply, ClusterInfoReply, ErrorReply {
+public sealed interface ServerReply extends Message
+        permits ReadReply, OutcomeReply, ClusterInfoReply, ErrorReply, SnapshotVectorReply {
     long requestId();
 }

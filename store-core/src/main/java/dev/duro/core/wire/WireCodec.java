@@ -71,7 +71,13 @@ public final class WireCodec {
             ClusterInfoCodec.write(out, reply);
         } else if (message instanceof ErrorReply reply) {
             ClientMessageCodec.writeErrorReply(out, reply);
+        } else if (message instanceof SnapshotVectorRequest request) {
+            out.writeVarLong(request.requestId());
+        } else if (message instanceof SnapshotVectorReply reply) {
+            out.writeVarLong(reply.requestId());
+            CoreCodec.writeNumbers(out, reply.cut());
         } else if (message instanceof VoteMessage votes) {
+            out.writeVarLong(votes.targetPartition());
             out.writeVarLong(votes.votes().size());
             for (Vote vote : votes.votes()) {
                 CoreCodec.writeVote(out, vote);
@@ -113,6 +119,8 @@ public final class WireCodec {
             case READ_REQUEST -> client.readReadRequest(in);
             case COMMIT_TRANSACTION -> client.readCommitTransaction(in);
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(in.readVarLong());
+            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(in.readVarLong());
+            case SNAPSHOT_VECTOR_REPLY -> readSnapshotVector(in);
             case READ_REPLY -> client.readReadReply(in);
             case OUTCOME_REPLY -> client.readOutcomeReply(in);
             case CLUSTER_INFO_REPLY -> clusterInfo.read(in);
@@ -122,7 +130,17 @@ public final class WireCodec {
         };
     }
 
+    private static SnapshotVectorReply readSnapshotVector(ByteReader in) {
+        long requestId = in.readVarLong();
+        List<Long> cut = CoreCodec.readNumbers(in, CoreCodec.PARTITIONS_MAX, "snapshot vector entry");
+        if (cut.isEmpty()) {
+            throw new MalformedInputException("a snapshot vector has one entry per partition");
+        }
+        return new SnapshotVectorReply(requestId, cut);
+    }
+
     private VoteMessage readVotes(ByteReader in) {
+        int target = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "vote target partition");
         int count = in.readLength("vote count");
         if (count == 0) {
             throw new MalformedInputException("a vote message carries at least one vote");
@@ -131,7 +149,7 @@ public final class WireCodec {
         for (int i = 0; i < count; i++) {
             votes.add(core.readVote(in));
         }
-        return new VoteMessage(votes);
+        return new VoteMessage(target, votes);
     }
 
     /**

@@ -30,6 +30,8 @@ final class MessageGen {
             case READ_REQUEST -> readRequest();
             case COMMIT_TRANSACTION -> commitTransaction();
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(gen.anyLong());
+            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(gen.anyLong());
+            case SNAPSHOT_VECTOR_REPLY -> snapshotVectorReply();
             case READ_REPLY -> readReply();
             case OUTCOME_REPLY -> new OutcomeReply(gen.anyLong(), gen.outcome());
             case CLUSTER_INFO_REPLY -> clusterInfoReply();
@@ -122,6 +124,14 @@ final class MessageGen {
         for (int i = 1 + gen.size(50); i > 0; i--) {
             votes.add(gen.vote());
         }
-        return new VoteMessage(votes);
+        return new VoteMessage(gen.size(CoreCodec.PARTITIONS_MAX - 1), votes);
+    }
+
+    SnapshotVectorReply snapshotVectorReply() {
+        List<Long> cut = new ArrayList<>();
+        for (int i = 1 + gen.size(64); i > 0; i--) {
+            cut.add(gen.nonNegative());
+        }
+        return new SnapshotVectorReply(gen.anyLong(), cut);
     }
 }
