@@ -16,7 +16,7 @@ public final class ReadOnlyTransaction {
     private static final Duration SESSION_WAIT_MAX = Duration.ofSeconds(5);
 
     private final DuroClient client;
-    private long @Nullable [] cut;
+    private long[] cut; // null until the first read
 
     ReadOnlyTransaction(DuroClient client) {
         this.client = client;
