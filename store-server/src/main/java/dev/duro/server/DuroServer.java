@@ -166,9 +166,18 @@ public final class DuroServer implements Closeable {
 
     private static ConsensusSettings consensusSettings(ServerConfig config) {
         ServerConfig.HostPort raft = config.self().raft();
-        return ConsensusSettings.defaults(config.dataDirectory().resolve("raft"), raft.host(), raft.port())
-                .withFsync(config.fsync())
-                .withSnapshotEveryEntries(config.snapshotEveryEntries());
+        ConsensusSettings defaults =
+                ConsensusSettings.defaults(config.dataDirectory().resolve("raft"), raft.host(), raft.port());
+        return new ConsensusSettings(
+                defaults.storageDirectory(),
+                raft.host(),
+                raft.port(),
+                config.fsync(),
+                config.snapshotEveryEntries(),
+                config.batchCommandsMax(),
+                defaults.batchBytesMax(),
+                defaults.queuedBytesMax(),
+                defaults.requestTimeout());
     }
 
     public ServerConfig config() {
