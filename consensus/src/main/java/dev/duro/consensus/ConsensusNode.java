@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,6 +19,7 @@ import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -51,6 +53,9 @@ public final class ConsensusNode implements Closeable {
     private final RaftServer server;
     private final Map<Integer, PartitionStateMachine> replicas = new ConcurrentHashMap<>();
     private final Map<Integer, GroupCommitter> committers = new ConcurrentHashMap<>();
+    /** Separate from the committers' clients: a write stalls after follower reads on a shared client (§10). */
+    private final Map<Integer, RaftClient> readClients = new ConcurrentHashMap<>();
+
     private final CommandBatches batches;
 
     private ConsensusNode(
@@ -133,6 +138,8 @@ public final class ConsensusNode implements Closeable {
                 properties, SizeInBytes.valueOf(settings.batchBytesMax() + (1 << 20)));
         RaftServerConfigKeys.Rpc.setRequestTimeout(
                 properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        // Read-only requests go through ReadIndex at the leader: linearizable (the default is a leader-local read).
+        RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         return properties;
     }
 
@@ -177,17 +184,39 @@ public final class ConsensusNode implements Closeable {
     }
 
     private GroupCommitter newCommitter(int partition) {
+        return new GroupCommitter(partition, newClient(partition), batches, settings);
+    }
+
+    private RaftClient newClient(int partition) {
         RaftProperties properties = new RaftProperties();
         RaftServerConfigKeys.Rpc.setRequestTimeout(
                 properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
         GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.batchBytesMax() + (2 << 20)));
-        RaftClient client = RaftClient.newBuilder()
+        RaftPeerId leader = leaderOf(partition);
+        RaftClient.Builder builder = RaftClient.newBuilder()
                 .setProperties(properties)
                 .setRaftGroup(topology.group(partition))
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
-                        100, TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
-                .build();
-        return new GroupCommitter(partition, client, batches, settings);
+                        100, TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)));
+        if (leader != null) {
+            builder.setLeaderId(leader); // spares a NotLeader round trip
+        }
+        return builder.build();
+    }
+
+    /**
+     * The snapshot counter of {@code partition}'s leader, confirmed by a Raft ReadIndex: it covers every
+     * transaction finished at the leader before the call (linearizable reads).
+     */
+    public CompletableFuture<Long> linearizableSnapshotCounter(int partition) {
+        RaftClient client = readClients.computeIfAbsent(partition, this::newClient);
+        return client.async().sendReadOnly(Message.EMPTY).thenApply(reply -> {
+            if (!reply.isSuccess()) {
+                throw new IllegalStateException(
+                        "ReadIndex at partition " + partition + " failed", reply.getException());
+            }
+            return PartitionStateMachine.snapshotCounterOf(reply.getMessage());
+        });
     }
 
     /** The current leader of {@code partition} as this node sees it, or null. */
@@ -211,6 +240,9 @@ public final class ConsensusNode implements Closeable {
     public void close() throws IOException {
         for (GroupCommitter committer : committers.values()) {
             committer.close();
+        }
+        for (RaftClient client : readClients.values()) {
+            client.close();
         }
         server.close();
     }

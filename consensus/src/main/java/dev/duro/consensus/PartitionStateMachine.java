@@ -37,6 +37,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -197,6 +198,34 @@ public final class PartitionStateMachine extends BaseStateMachine {
         return command instanceof CommitRequest commit
                 ? commit.participants()
                 : ((AbortRequest) command).participants();
+    }
+
+    /**
+     * Answers a read-only Raft request with this replica's {@code SC}. With the linearizable read option Ratis
+     * calls it on the leader after a ReadIndex round, so the answer covers every entry committed before the
+     * request arrived.
+     */
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        long counter = snapshotCounter();
+        byte[] bytes = new byte[Long.BYTES];
+        for (int i = 0; i < Long.BYTES; i++) {
+            bytes[i] = (byte) (counter >>> (56 - 8 * i));
+        }
+        return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(bytes)));
+    }
+
+    /** Decodes {@link #query}'s answer. */
+    public static long snapshotCounterOf(Message reply) {
+        byte[] bytes = reply.getContent().toByteArray();
+        if (bytes.length != Long.BYTES) {
+            throw new IllegalArgumentException("not a snapshot counter reply: " + bytes.length + " bytes");
+        }
+        long counter = 0;
+        for (byte b : bytes) {
+            counter = (counter << 8) | (b & 0xFF);
+        }
+        return counter;
     }
 
     // ---- inputs from the server ----

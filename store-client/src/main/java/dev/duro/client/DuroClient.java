@@ -151,7 +151,11 @@ public final class DuroClient implements AutoCloseable {
 
     /** Begins a read-only transaction: it reads a consistent snapshot of all partitions and never aborts. */
     public ReadOnlyTransaction beginReadOnly() {
-        return new ReadOnlyTransaction(this);
+        return beginReadOnly(ReadConsistency.SNAPSHOT);
+    }
+
+    public ReadOnlyTransaction beginReadOnly(ReadConsistency consistency) {
+        return new ReadOnlyTransaction(this, consistency);
     }
 
     /**
@@ -183,11 +187,16 @@ public final class DuroClient implements AutoCloseable {
         return CompletableFuture.supplyAsync(() -> transact(body));
     }
 
-    /** Runs {@code body} in a read-only transaction. Never aborts. */
+    /** Runs {@code body} in a read-only transaction at {@link ReadConsistency#SNAPSHOT}. Never aborts. */
     public <T> T readOnly(Function<ReadOnlyTransaction, T> body) {
+        return readOnly(ReadConsistency.SNAPSHOT, body);
+    }
+
+    /** Runs {@code body} in a read-only transaction of the given consistency. Never aborts. */
+    public <T> T readOnly(ReadConsistency consistency, Function<ReadOnlyTransaction, T> body) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return body.apply(beginReadOnly());
+                return body.apply(beginReadOnly(consistency));
             } catch (SnapshotTooOldException e) {
                 if (attempt >= retryPolicy.attemptsMax()) {
                     throw e; // only when reads stall for longer than the cluster keeps versions
@@ -270,8 +279,9 @@ public final class DuroClient implements AutoCloseable {
     }
 
     /** The consistent cut (one snapshot per partition) read-only transactions read at. */
-    long[] snapshotVector(HostPort node) {
-        ServerReply reply = await(call(node, SnapshotVectorRequest::new));
+    long[] snapshotVector(HostPort node, ReadConsistency consistency) {
+        boolean linearizable = consistency == ReadConsistency.LINEARIZABLE;
+        ServerReply reply = await(call(node, id -> new SnapshotVectorRequest(id, linearizable)));
         if (reply instanceof SnapshotVectorReply vector) {
             return vector.cutArray();
         }

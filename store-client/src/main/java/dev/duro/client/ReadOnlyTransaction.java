@@ -16,10 +16,12 @@ public final class ReadOnlyTransaction {
     private static final Duration SESSION_WAIT_MAX = Duration.ofSeconds(5);
 
     private final DuroClient client;
+    private final ReadConsistency consistency;
     private long[] cut; // null until the first read
 
-    ReadOnlyTransaction(DuroClient client) {
+    ReadOnlyTransaction(DuroClient client, ReadConsistency consistency) {
         this.client = client;
+        this.consistency = consistency;
     }
 
     public @Nullable Bytes get(Bytes key) {
@@ -61,7 +63,7 @@ public final class ReadOnlyTransaction {
         for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
             HostPort node = nodes.get(Math.floorMod(attempt, nodes.size()));
             try {
-                long[] vector = client.snapshotVector(node);
+                long[] vector = client.snapshotVector(node, consistency);
                 if (coversSession(vector)) {
                     return vector;
                 }

@@ -95,7 +95,8 @@ public final class DuroServer implements Closeable {
                 new Coordinator(consensus, waiters, config.commitTimeout()),
                 effects,
                 frontiers,
-                requestId -> describe(requestId, routing));
+                requestId -> describe(requestId, routing),
+                config.readWaitMax());
         ServerConfig.HostPort self = config.self().address();
         listener = new ServerBootstrap()
                 .group(bossGroup, workerGroup)

@@ -2,13 +2,18 @@ package dev.duro.server;
 
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.PartitionStateMachine;
+import dev.duro.core.OverloadedException;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.snapshot.SnapshotVectorTracker;
 import dev.duro.core.wire.FrontierMessage;
 import io.netty.channel.Channel;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The vector-of-snapshots service (DESIGN §6). Every few milliseconds, each partition's designated voter on
@@ -27,6 +32,14 @@ final class FrontierPublisher {
     private final SnapshotVectorTracker tracker;
     /** partition → destination → counter last sent; only touched by the publishing thread. */
     private final Map<Integer, Map<String, Long>> published = new HashMap<>();
+
+    private static final int CUT_WAITERS_MAX = 10_000;
+
+    /** Linearizable read-only transactions waiting for the cut to cover a minimum; guarded by the tracker. */
+    private final List<CutWaiter> cutWaiters = new ArrayList<>();
+
+    private record CutWaiter(long[] minimum, CompletableFuture<long[]> future) {}
+
     /** destination → the channel the counters above were sent on. */
     private final Map<String, Channel> publishedOn = new HashMap<>();
 
@@ -77,9 +90,71 @@ final class FrontierPublisher {
 
     /** A frontier from any node, this one included. */
     void accept(Frontier frontier) {
+        List<CutWaiter> ready = new ArrayList<>();
+        long[] cut;
         synchronized (tracker) {
             tracker.update(frontier);
+            cut = tracker.cut();
+            cutWaiters.removeIf(waiter -> {
+                if (waiter.future.isDone()) {
+                    return true; // timed out
+                }
+                if (covers(cut, waiter.minimum)) {
+                    ready.add(waiter);
+                    return true;
+                }
+                return false;
+            });
         }
+        for (CutWaiter waiter : ready) {
+            waiter.future.complete(cut.clone());
+        }
+    }
+
+    /**
+     * A cut covering every partition's snapshot counter as confirmed at its leader by a Raft ReadIndex now: a
+     * read-only transaction at it sees everything that finished before this call (linearizable).
+     */
+    CompletableFuture<long[]> linearizableCut(Duration waitMax) {
+        int partitions = consensus.topology().partitionCount();
+        List<CompletableFuture<Long>> confirmed = new ArrayList<>(partitions);
+        for (int p = 0; p < partitions; p++) {
+            confirmed.add(consensus.linearizableSnapshotCounter(p));
+        }
+        return CompletableFuture.allOf(confirmed.toArray(new CompletableFuture<?>[0]))
+                .thenCompose(all -> {
+                    long[] minimum = new long[partitions];
+                    for (int p = 0; p < partitions; p++) {
+                        minimum[p] = confirmed.get(p).join();
+                    }
+                    return awaitCut(minimum);
+                })
+                .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private CompletableFuture<long[]> awaitCut(long[] minimum) {
+        synchronized (tracker) {
+            long[] cut = tracker.cut();
+            if (covers(cut, minimum)) {
+                return CompletableFuture.completedFuture(cut);
+            }
+            if (cutWaiters.size() >= CUT_WAITERS_MAX) {
+                return CompletableFuture.failedFuture(
+                        new OverloadedException("too many linearizable read-only transactions waiting"));
+            }
+            CutWaiter waiter = new CutWaiter(minimum, new CompletableFuture<>());
+            cutWaiters.add(waiter);
+            return waiter.future;
+        }
+    }
+
+    private static boolean covers(long[] cut, long[] minimum) {
+        for (int p = 0; p < minimum.length; p++) {
+            if (cut[p] < minimum[p]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The greatest consistent cut this node knows. */

@@ -20,6 +20,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.TooLongFrameException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +40,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final ServerEffects effects;
     private final FrontierPublisher frontiers;
     private final ClusterInfoSource clusterInfo;
+    private final Duration linearizableWaitMax;
 
     /** Builds the current cluster description for a request. */
     @FunctionalInterface
@@ -52,13 +54,15 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             Coordinator coordinator,
             ServerEffects effects,
             FrontierPublisher frontiers,
-            ClusterInfoSource clusterInfo) {
+            ClusterInfoSource clusterInfo,
+            Duration linearizableWaitMax) {
         this.codec = codec;
         this.reads = reads;
         this.coordinator = coordinator;
         this.effects = effects;
         this.frontiers = frontiers;
         this.clusterInfo = clusterInfo;
+        this.linearizableWaitMax = linearizableWaitMax;
     }
 
     @Override
@@ -107,7 +111,18 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             return CompletableFuture.completedFuture(clusterInfo.describe(info.requestId()));
         }
         if (request instanceof SnapshotVectorRequest vector) {
-            return CompletableFuture.completedFuture(new SnapshotVectorReply(vector.requestId(), frontiers.cut()));
+            if (!vector.linearizable()) {
+                return CompletableFuture.completedFuture(new SnapshotVectorReply(vector.requestId(), frontiers.cut()));
+            }
+            return frontiers
+                    .linearizableCut(linearizableWaitMax)
+                    .handle((cut, failure) -> failure == null
+                            ? new SnapshotVectorReply(vector.requestId(), cut)
+                            : new ErrorReply(
+                                    vector.requestId(),
+                                    ErrorCode.NOT_READY,
+                                    "no linearizable cut within " + linearizableWaitMax.toMillis() + " ms: "
+                                            + failure));
         }
         return CompletableFuture.completedFuture(new ErrorReply(
                 request.requestId(), ErrorCode.MALFORMED_FRAME, "unsupported request " + request.type()));

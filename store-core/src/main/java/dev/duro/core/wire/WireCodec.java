@@ -73,6 +73,7 @@ public final class WireCodec {
             ClientMessageCodec.writeErrorReply(out, reply);
         } else if (message instanceof SnapshotVectorRequest request) {
             out.writeVarLong(request.requestId());
+            out.writeBoolean(request.linearizable());
         } else if (message instanceof SnapshotVectorReply reply) {
             out.writeVarLong(reply.requestId());
             CoreCodec.writeNumbers(out, reply.cut());
@@ -119,7 +120,7 @@ public final class WireCodec {
             case READ_REQUEST -> client.readReadRequest(in);
             case COMMIT_TRANSACTION -> client.readCommitTransaction(in);
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(in.readVarLong());
-            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(in.readVarLong());
+            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(in.readVarLong(), in.readBoolean());
             case SNAPSHOT_VECTOR_REPLY -> readSnapshotVector(in);
             case READ_REPLY -> client.readReadReply(in);
             case OUTCOME_REPLY -> client.readOutcomeReply(in);

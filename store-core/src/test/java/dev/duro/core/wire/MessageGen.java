@@ -30,7 +30,7 @@ final class MessageGen {
             case READ_REQUEST -> readRequest();
             case COMMIT_TRANSACTION -> commitTransaction();
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(gen.anyLong());
-            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(gen.anyLong());
+            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(gen.anyLong(), gen.chance(0.5));
             case SNAPSHOT_VECTOR_REPLY -> snapshotVectorReply();
             case READ_REPLY -> readReply();
             case OUTCOME_REPLY -> new OutcomeReply(gen.anyLong(), gen.outcome());
