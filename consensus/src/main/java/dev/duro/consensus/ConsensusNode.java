@@ -219,6 +219,11 @@ public final class ConsensusNode implements Closeable {
         });
     }
 
+    /** The committers this node has opened so far (for batching statistics). */
+    public List<GroupCommitter> committers() {
+        return new ArrayList<>(committers.values());
+    }
+
     /** The current leader of {@code partition} as this node sees it, or null. */
     public RaftPeerId leaderOf(int partition) {
         try {

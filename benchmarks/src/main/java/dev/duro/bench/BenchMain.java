@@ -1,0 +1,38 @@
+package dev.duro.bench;
+
+import dev.duro.bench.load.LoadGenerator;
+import dev.duro.bench.load.LoadOptions;
+import java.util.Arrays;
+
+/**
+ * {@code ./duro bench ...}: {@code micro [JMH options]} runs the JMH suite; anything else runs the cluster load
+ * generator ({@code --help} lists its options).
+ */
+public final class BenchMain {
+    private BenchMain() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("micro")) {
+            String[] jmh = Arrays.copyOfRange(args, 1, args.length);
+            if (jmh.length == 0) {
+                jmh = new String[] {"-f", "1", "-wi", "3", "-w", "2s", "-i", "5", "-r", "2s"};
+            }
+            org.openjdk.jmh.Main.main(jmh);
+            return;
+        }
+        LoadOptions options;
+        try {
+            options = LoadOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("duro bench: " + e.getMessage());
+            System.err.println(LoadOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.help()) {
+            System.out.println(LoadOptions.USAGE);
+            return;
+        }
+        System.exit(new LoadGenerator(options, System.out).run() ? 0 : 1);
+    }
+}

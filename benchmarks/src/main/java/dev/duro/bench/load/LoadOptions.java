@@ -1,0 +1,123 @@
+package dev.duro.bench.load;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * Options of the load generator. Defaults reproduce the S-DUR paper's setup at a size this machine runs: two
+ * partitions of three replicas, workload A, closed-loop clients.
+ */
+public record LoadOptions(
+        Workload workload,
+        int globalPercent,
+        int globalPartitions,
+        int partitions,
+        int replicas,
+        int clients,
+        Duration duration,
+        Duration warmup,
+        int keysPerPartition,
+        double zipfSkew,
+        String cluster,
+        Path outputDirectory,
+        boolean help) {
+    public static final String USAGE =
+            """
+            usage: ./duro bench [options]            cluster load generator (closed-loop clients)
+                   ./duro bench micro [JMH options]  JMH microbenchmarks
+              --workload A|B|C|D        S-DUR Table I: A 4r/4w 4B values, B 2r/2w 1KiB, C 8r read-only, D 4r 1KiB (A)
+              --global PCT              percentage of global transactions (0)
+              --global-partitions N     partitions per global transaction (2)
+              --partitions P            partitions of the cluster it starts (2)
+              --replicas R              replicas per partition = nodes it starts (3)
+              --clients N               closed-loop clients (64)
+              --duration S              measured seconds (20)
+              --warmup S                seconds before measuring (10)
+              --keys-per-partition N    distinct keys per partition (100000)
+              --zipf S                  zipfian key skew, 0 for uniform (0)
+              --cluster host:port,...   drive an existing cluster instead of starting one
+              --out DIR                 where result.json and result.csv go (benchmarks/results/<timestamp>)
+            """;
+
+    public LoadOptions {
+        require(globalPercent >= 0 && globalPercent <= 100, "--global must be in [0, 100]");
+        require(globalPartitions >= 2, "--global-partitions must be >= 2");
+        require(partitions >= 1, "--partitions must be >= 1");
+        require(globalPercent == 0 || globalPartitions <= partitions, "--global-partitions exceeds --partitions");
+        require(replicas >= 1, "--replicas must be >= 1");
+        require(clients >= 1 && clients <= 10_000, "--clients must be in [1, 10000]");
+        require(!duration.isNegative() && !duration.isZero(), "--duration must be positive");
+        require(!warmup.isNegative(), "--warmup must be >= 0");
+        require(keysPerPartition >= 16, "--keys-per-partition must be >= 16");
+        require(zipfSkew >= 0 && zipfSkew < 5, "--zipf must be in [0, 5)");
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    public static LoadOptions parse(String[] args) {
+        Workload workload = Workload.A;
+        int global = 0;
+        int globalPartitions = 2;
+        int partitions = 2;
+        int replicas = 3;
+        int clients = 64;
+        int duration = 20;
+        int warmup = 10;
+        int keys = 100_000;
+        double zipf = 0;
+        String cluster = null;
+        Path out = null;
+        boolean help = false;
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("--help") || flag.equals("-h")) {
+                help = true;
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            String value = args[++i];
+            switch (flag) {
+                case "--workload" -> workload = Workload.valueOf(value.toUpperCase(Locale.ROOT));
+                case "--global" -> global = Integer.parseInt(value);
+                case "--global-partitions" -> globalPartitions = Integer.parseInt(value);
+                case "--partitions" -> partitions = Integer.parseInt(value);
+                case "--replicas" -> replicas = Integer.parseInt(value);
+                case "--clients" -> clients = Integer.parseInt(value);
+                case "--duration" -> duration = Integer.parseInt(value);
+                case "--warmup" -> warmup = Integer.parseInt(value);
+                case "--keys-per-partition" -> keys = Integer.parseInt(value);
+                case "--zipf" -> zipf = Double.parseDouble(value);
+                case "--cluster" -> cluster = value;
+                case "--out" -> out = Path.of(value);
+                default -> throw new IllegalArgumentException("unknown option " + flag);
+            }
+        }
+        if (out == null) {
+            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
+            out = Path.of("benchmarks", "results", stamp);
+        }
+        return new LoadOptions(
+                workload,
+                global,
+                globalPartitions,
+                partitions,
+                replicas,
+                clients,
+                Duration.ofSeconds(duration),
+                Duration.ofSeconds(warmup),
+                keys,
+                zipf,
+                cluster,
+                out,
+                help);
+    }
+}

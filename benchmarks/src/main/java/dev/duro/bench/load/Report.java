@@ -1,0 +1,214 @@
+package dev.duro.bench.load;
+
+import dev.duro.core.AbortReason;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/** The result of one load run: printed as a table, written as JSON and CSV. */
+final class Report {
+    private static final double[] PERCENTILES = {50, 90, 99, 99.9};
+
+    private final LoadOptions options;
+    private final double seconds;
+    private final Map<LoadGenerator.Kind, Long> committed;
+    private final Map<AbortReason.Kind, Long> aborted;
+    private final long errors;
+    private final Map<LoadGenerator.Kind, Histogram> latencies;
+    private final double cpuSeconds;
+    private final double commandsPerEntry;
+    private final double entriesPerSecond;
+
+    Report(
+            LoadOptions options,
+            double seconds,
+            Map<LoadGenerator.Kind, Long> committed,
+            Map<AbortReason.Kind, Long> aborted,
+            long errors,
+            Map<LoadGenerator.Kind, Histogram> latencies,
+            double cpuSeconds,
+            double commandsPerEntry,
+            double entriesPerSecond) {
+        this.options = options;
+        this.seconds = seconds;
+        this.committed = committed;
+        this.aborted = aborted;
+        this.errors = errors;
+        this.latencies = latencies;
+        this.cpuSeconds = cpuSeconds;
+        this.commandsPerEntry = commandsPerEntry;
+        this.entriesPerSecond = entriesPerSecond;
+    }
+
+    long committed() {
+        return committed.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    long abortedTotal() {
+        return aborted.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    double abortRate() {
+        long attempts = committed() + abortedTotal();
+        return attempts == 0 ? 0 : (double) abortedTotal() / attempts;
+    }
+
+    void print(PrintStream out) {
+        out.printf(
+                Locale.ROOT,
+                "%nworkload %s, %d%% global (%d partitions each), %d partitions x %d replicas, %d"
+                        + " clients, %.0f s measured after %d s warm-up, %d cores%n",
+                options.workload(),
+                options.globalPercent(),
+                options.globalPartitions(),
+                options.partitions(),
+                options.replicas(),
+                options.clients(),
+                seconds,
+                options.warmup().toSeconds(),
+                Runtime.getRuntime().availableProcessors());
+        out.printf(
+                Locale.ROOT,
+                "committed: %.0f tx/s   abort rate: %.2f%%   errors: %d   process CPU: %.3f ms per" + " committed tx%n",
+                committed() / seconds,
+                100 * abortRate(),
+                errors,
+                committed() == 0 ? 0 : 1e3 * cpuSeconds / committed());
+        if (!Double.isNaN(commandsPerEntry)) {
+            out.printf(
+                    Locale.ROOT,
+                    "log: %.0f entries/s, %.1f commands per entry (group commit)%n",
+                    entriesPerSecond,
+                    commandsPerEntry);
+        }
+        out.printf(
+                Locale.ROOT,
+                "%-10s %10s %10s %10s %10s %10s %10s%n",
+                "class",
+                "tx/s",
+                "p50 ms",
+                "p90 ms",
+                "p99 ms",
+                "p99.9 ms",
+                "max ms");
+        for (Map.Entry<LoadGenerator.Kind, Histogram> entry : latencies.entrySet()) {
+            long count = committed.get(entry.getKey());
+            if (count == 0) {
+                continue;
+            }
+            Histogram h = entry.getValue();
+            out.printf(
+                    Locale.ROOT,
+                    "%-10s %10.0f %10.2f %10.2f %10.2f %10.2f %10.2f%n",
+                    entry.getKey().name().toLowerCase(Locale.ROOT),
+                    count / seconds,
+                    ms(h, 50),
+                    ms(h, 90),
+                    ms(h, 99),
+                    ms(h, 99.9),
+                    h.getMaxValue() / 1e3);
+        }
+        aborted.forEach((kind, count) -> {
+            if (count > 0) {
+                out.printf(Locale.ROOT, "aborts %-32s %d%n", kind.name().toLowerCase(Locale.ROOT), count);
+            }
+        });
+    }
+
+    private static double ms(Histogram histogram, double percentile) {
+        return histogram.getValueAtPercentile(percentile) / 1e3;
+    }
+
+    void write(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        Files.writeString(directory.resolve("result.json"), json(), StandardCharsets.UTF_8);
+        Files.writeString(directory.resolve("result.csv"), csv(), StandardCharsets.UTF_8);
+    }
+
+    private String json() {
+        StringBuilder out = new StringBuilder("{\n");
+        out.append(String.format(
+                Locale.ROOT,
+                "  \"workload\": \"%s\", \"globalPercent\": %d, \"globalPartitions\": %d, \"partitions\": %d,"
+                        + " \"replicas\": %d, \"clients\": %d, \"seconds\": %.3f, \"cores\": %d,\n",
+                options.workload(),
+                options.globalPercent(),
+                options.globalPartitions(),
+                options.partitions(),
+                options.replicas(),
+                options.clients(),
+                seconds,
+                Runtime.getRuntime().availableProcessors()));
+        out.append(String.format(
+                Locale.ROOT,
+                "  \"committedPerSecond\": %.1f, \"abortRate\": %.5f, \"errors\": %d, \"cpuMillisPerCommit\": %.4f,"
+                        + " \"commandsPerLogEntry\": %s, \"logEntriesPerSecond\": %s,\n",
+                committed() / seconds,
+                abortRate(),
+                errors,
+                committed() == 0 ? 0 : 1e3 * cpuSeconds / committed(),
+                number(commandsPerEntry),
+                number(entriesPerSecond)));
+        out.append("  \"aborts\": {");
+        String separator = "";
+        for (Map.Entry<AbortReason.Kind, Long> entry : aborted.entrySet()) {
+            out.append(separator)
+                    .append('"')
+                    .append(entry.getKey().name())
+                    .append("\": ")
+                    .append(entry.getValue());
+            separator = ", ";
+        }
+        out.append("},\n  \"classes\": {\n");
+        separator = "";
+        for (Map.Entry<LoadGenerator.Kind, Histogram> entry : latencies.entrySet()) {
+            Histogram h = entry.getValue();
+            out.append(separator)
+                    .append(String.format(
+                            Locale.ROOT,
+                            "    \"%s\": {\"committed\": %d, \"p50Ms\": %.3f, \"p90Ms\": %.3f, \"p99Ms\": %.3f, \"p999Ms\": %.3f,"
+                                    + " \"maxMs\": %.3f}",
+                            entry.getKey().name(),
+                            committed.get(entry.getKey()),
+                            ms(h, 50),
+                            ms(h, 90),
+                            ms(h, 99),
+                            ms(h, 99.9),
+                            h.getMaxValue() / 1e3));
+            separator = ",\n";
+        }
+        return out.append("\n  }\n}\n").toString();
+    }
+
+    private static String number(double value) {
+        return Double.isNaN(value) ? "null" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private String csv() {
+        StringBuilder out = new StringBuilder("class,committed,tx_per_s");
+        for (double percentile : PERCENTILES) {
+            out.append(",p")
+                    .append(String.valueOf(percentile).replace(".0", "").replace('.', '_'))
+                    .append("_ms");
+        }
+        out.append('\n');
+        for (Map.Entry<LoadGenerator.Kind, Histogram> entry : latencies.entrySet()) {
+            long count = committed.get(entry.getKey());
+            out.append(entry.getKey().name().toLowerCase(Locale.ROOT))
+                    .append(',')
+                    .append(count)
+                    .append(',')
+                    .append(String.format(Locale.ROOT, "%.1f", count / seconds));
+            for (double percentile : PERCENTILES) {
+                out.append(String.format(Locale.ROOT, ",%.3f", ms(entry.getValue(), percentile)));
+            }
+            out.append('\n');
+        }
+        return out.toString();
+    }
+}

@@ -1,2 +1,0 @@
-/** Duro benchmarks. */
-package dev.duro.bench;
