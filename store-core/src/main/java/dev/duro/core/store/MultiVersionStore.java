@@ -51,7 +51,11 @@ public final class MultiVersionStore {
         return versionCount;
     }
 
-    /** The newest version of {@code key} at or below {@code snapshot}. */
+    /**
+     * The newest version of {@code key} at or below {@code snapshot}. A deleted key reads as
+     * {@link VersionedValue#ABSENT}, exactly like a key never written: a tombstone's version is not reported,
+     * because collecting the tombstone would otherwise change the answer of a read at a still-readable snapshot.
+     */
     public VersionedValue get(Bytes key, long snapshot) {
         if (snapshot < horizon) {
             throw new SnapshotTooOldException(snapshot, horizon);
@@ -65,12 +69,13 @@ public final class MultiVersionStore {
             return VersionedValue.ABSENT;
         }
         Bytes value = chain.valueAt(index);
-        return new VersionedValue(value, chain.versionAt(index));
+        return value == null ? VersionedValue.ABSENT : new VersionedValue(value, chain.versionAt(index));
     }
 
     /**
      * Installs one write at {@code version}. All writes of one transaction share a version; versions of
-     * successive transactions increase.
+     * successive transactions increase. A second write of the same key at the same version replaces the first:
+     * a writeset that names a key twice arrives through the log at every replica, so it must install, not fail.
      *
      * @param value the new value, or {@code null} to delete the key
      */
@@ -86,6 +91,12 @@ public final class MultiVersionStore {
                 return; // deleting an absent key leaves nothing to remember
             }
             chains.put(key, new VersionChain(version, value));
+        } else if (chain.newestVersion() == version) {
+            chain.replaceNewest(value);
+            if (value == null) {
+                collectable.addLast(new PendingCollection(key, version)); // the tombstone must go eventually
+            }
+            return;
         } else {
             chain.append(version, value);
             collectable.addLast(new PendingCollection(key, version));
