@@ -3,6 +3,7 @@ package dev.duro.core.store;
 import dev.duro.core.Bytes;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.MalformedInputException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +31,14 @@ public final class MultiVersionStore {
     private long newestVersion;
     private long versionCount;
 
-    private record PendingCollection(Bytes key, long version) {}
+    /**
+     * A version of {@code key} that shadows older ones, or deletes the key, collectable once the horizon reaches
+     * it. It holds the chain itself so that collection, which happens long after the install when the key is
+     * cold, needs no map lookup. The chain is still the key's current one when the entry comes due: a chain
+     * leaves the map only when a collection empties it, which needs its newest version at or below the horizon,
+     * so all its entries are due in that same pass; those after the removal find it empty and do nothing.
+     */
+    private record PendingCollection(Bytes key, VersionChain chain, long version) {}
 
     /** The oldest snapshot that can still be read. */
     public long horizon() {
@@ -94,12 +102,12 @@ public final class MultiVersionStore {
         } else if (chain.newestVersion() == version) {
             chain.replaceNewest(value);
             if (value == null) {
-                collectable.addLast(new PendingCollection(key, version)); // the tombstone must go eventually
+                collectable.addLast(new PendingCollection(key, chain, version)); // the tombstone must go eventually
             }
             return;
         } else {
             chain.append(version, value);
-            collectable.addLast(new PendingCollection(key, version));
+            collectable.addLast(new PendingCollection(key, chain, version));
         }
         versionCount++;
     }
@@ -117,14 +125,11 @@ public final class MultiVersionStore {
         }
         horizon = newHorizon;
         while (!collectable.isEmpty() && collectable.peekFirst().version() <= horizon) {
-            Bytes key = collectable.pollFirst().key();
-            VersionChain chain = chains.get(key);
-            if (chain == null) {
-                continue;
-            }
+            PendingCollection due = collectable.pollFirst();
+            VersionChain chain = due.chain();
             int before = chain.size();
-            if (chain.collectBelow(horizon)) {
-                chains.remove(key);
+            if (before > 0 && chain.collectBelow(horizon)) {
+                chains.remove(due.key());
             }
             versionCount -= before - chain.size();
         }
@@ -193,7 +198,15 @@ public final class MultiVersionStore {
         }
         int pending = in.readCount();
         for (int i = 0; i < pending; i++) {
-            store.collectable.addLast(new PendingCollection(in.readBytes(), in.readLong()));
+            Bytes key = in.readBytes();
+            long version = in.readLong();
+            VersionChain chain = store.chains.get(key);
+            if (chain == null || version <= store.horizon || version > chain.newestVersion()) {
+                // Every queued entry is above the horizon and within its chain (see PendingCollection).
+                throw new MalformedInputException("store snapshot queues key " + key + " at version " + version
+                        + " for collection, but holds no such version above the horizon");
+            }
+            store.collectable.addLast(new PendingCollection(key, chain, version));
         }
         return store;
     }
