@@ -32,11 +32,17 @@ import javax.annotation.Nullable;
  *       for a global {@code t}, a written key conflicts iff {@code lastRead > st}. The maximum suffices because
  *       the question is whether <em>any</em> number above {@code st} touched the key.
  *   <li><b>Bloom summaries</b>: a transaction whose readset has at least {@code bloomReadSetKeysMin} keys is
- *       recorded with a Guava {@link BloomFilter} of its readset rather than a {@code lastRead} per key, and is
- *       itself checked by testing the retained writesets of {@code (st, PSC]} against a bloom filter of its
- *       readset. Bloom filters only add false positives, so the decisions equal the exact ones except for extra
- *       aborts, which the reason marks as possible false positives.
+ *       <em>recorded</em> with a Guava {@link BloomFilter} of its readset rather than a {@code lastRead} per key,
+ *       which bounds the memory a huge readset holds for K transactions. Such summaries are only consulted by the
+ *       stronger test of a later global transaction, whose written keys are probed against them. Bloom filters
+ *       only add false positives, so the decisions equal the exact ones except for extra aborts, which the reason
+ *       marks as possible false positives.
  * </ul>
+ *
+ * <p>The reads of the transaction being certified are always checked exactly against {@code lastWrite}, whatever
+ * its size: its readset is at hand, and every retained writer, however it was recorded, keeps its written keys
+ * in the index. (Probing a bloom filter of the readset with every write since the snapshot instead would abort a
+ * transaction whose snapshot lags by a few thousand writes almost surely: each probe risks a false positive.)
  *
  * <p>Writesets are always retained exactly (they are needed for the bloom check and to prune the index). When a
  * transaction falls out of the window its index entries are removed unless a newer transaction refreshed them:
@@ -99,7 +105,7 @@ public final class Certifier {
         return index.size();
     }
 
-    /** Which representation checks a readset of {@code readKeys} keys. */
+    /** Whether a transaction with {@code readKeys} read (and written) keys is recorded with a bloom summary. */
     public boolean usesBloom(int readKeys) {
         return readKeys >= settings.bloomReadSetKeysMin();
     }
@@ -120,17 +126,14 @@ public final class Certifier {
         if (snapshot == pendingSnapshotCounter) {
             return null; // nothing was certified after the snapshot
         }
-        boolean bloom = usesBloom(readSet.size() + writeSet.size());
-        AbortReason reason = bloom
-                ? readsAgainstWritesBloom(snapshot, readSet, writeSet)
-                : readsAgainstWritesExact(snapshot, readSet, writeSet);
+        AbortReason reason = readsAgainstWrites(snapshot, readSet, writeSet);
         if (reason == null && global && settings.strongerTestForGlobal()) {
             reason = writesAgainstReads(snapshot, writeSet);
         }
         return reason;
     }
 
-    private @Nullable AbortReason readsAgainstWritesExact(long snapshot, List<Bytes> readSet, List<Write> writeSet) {
+    private @Nullable AbortReason readsAgainstWrites(long snapshot, List<Bytes> readSet, List<Write> writeSet) {
         for (int i = 0, n = readSet.size(); i < n; i++) {
             AbortReason reason = readAgainstWrites(snapshot, readSet.get(i));
             if (reason != null) {
@@ -150,19 +153,6 @@ public final class Certifier {
         KeyStamps stamps = index.get(key);
         if (stamps != null && stamps.lastWrite > snapshot) {
             return AbortReason.readKeyOverwritten(partition, key, stamps.lastWrite, false);
-        }
-        return null;
-    }
-
-    private @Nullable AbortReason readsAgainstWritesBloom(long snapshot, List<Bytes> readSet, List<Write> writeSet) {
-        BloomFilter<Bytes> reads = summarise(readSet, writeSet);
-        for (long number = snapshot + 1; number <= pendingSnapshotCounter; number++) {
-            Retained record = record(number);
-            for (Bytes written : record.writeKeys) {
-                if (reads.mightContain(written)) {
-                    return AbortReason.readKeyOverwritten(partition, written, number, true);
-                }
-            }
         }
         return null;
     }

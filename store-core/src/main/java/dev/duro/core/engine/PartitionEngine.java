@@ -229,6 +229,8 @@ public final class PartitionEngine {
         if (!global) {
             if (reason != null) {
                 decide(Outcome.aborted(tid, request.participants(), reason), null);
+            } else if (pending.isEmpty()) {
+                complete(request, number, null, null, null); // nothing to wait for: finish without queueing
             } else {
                 enqueue(new Pending(request, number, new Vote(tid, partition, number, null, false), null));
             }
@@ -376,33 +378,46 @@ public final class PartitionEngine {
     private void finish(Pending head, @Nullable AbortReason abort) {
         pending.pollFirst();
         pendingByTid.remove(head.request.tid());
-        CommitRequest request = head.request;
-        if (head.number > 0) {
+        complete(head.request, head.number, head.votes, head.votes == null ? null : head.ownVote, abort);
+    }
+
+    /**
+     * Finishes a transaction that left (or never needed) the head of {@code PENDING}: installs its writes if it
+     * commits, advances SC past its number, and replies.
+     *
+     * @param votes every participant's vote for a global transaction; null for a local one
+     * @param ownVote this partition's vote, kept with the outcome for a global transaction; null for a local one
+     */
+    private void complete(
+            CommitRequest request,
+            long number,
+            @Nullable Map<Integer, Vote> votes,
+            @Nullable Vote ownVote,
+            @Nullable AbortReason abort) {
+        if (number > 0) {
             if (abort == null) {
-                for (Write write : request.writeSet()) {
-                    store.put(write.key(), write.value(), head.number);
+                List<Write> writes = request.writeSet();
+                for (int i = 0, n = writes.size(); i < n; i++) {
+                    store.put(writes.get(i).key(), writes.get(i).value(), number);
                 }
             }
-            snapshotCounter = head.number;
+            snapshotCounter = number;
             store.collectGarbage(snapshotCounter - settings.snapshotsRetained());
         }
         Outcome outcome;
         if (abort != null) {
             outcome = Outcome.aborted(request.tid(), request.participants(), abort);
+        } else if (votes == null) {
+            outcome = Outcome.committed(request.tid(), request.participants(), List.of(number));
         } else {
             List<Long> versions = new ArrayList<>(request.participants().size());
             for (int participant : request.participants()) {
-                versions.add(
-                        head.votes == null
-                                ? head.number
-                                : head.votes.get(participant).commitNumber());
+                versions.add(votes.get(participant).commitNumber());
             }
             outcome = Outcome.committed(request.tid(), request.participants(), versions);
-            if (head.votes != null) {
-                rememberGlobal(new GlobalCommit(request.tid(), request.participants(), versions));
-            }
+            rememberGlobal(new GlobalCommit(request.tid(), request.participants(), versions));
         }
-        decide(outcome, head.votes == null ? null : head.ownVote);
+        decide(outcome, ownVote);
     }
 
     private void decide(Outcome outcome, @Nullable Vote ownVote) {

@@ -57,9 +57,15 @@ public final class SnapshotVectorTracker {
     }
 
     /**
-     * Takes in a partition's frontier. Frontiers may arrive late, twice or out of order; an older counter never
-     * lowers what is known. The frontier must list every global transaction committed at its partition above
-     * the previously published counter.
+     * Takes in a partition's frontier. The frontier must list every global transaction committed at its
+     * partition above the counter of the previous frontier <em>this tracker took in</em> from that partition.
+     * So a partition's frontiers must arrive in publication order with none lost (an in-order channel,
+     * restarted with a frontier from 0 after any gap); duplicates of frontiers already taken in are harmless,
+     * and an older counter never lowers what is known.
+     *
+     * <p>The tracker cannot detect a gap: a frontier that overtakes its predecessor raises the partition's
+     * counter past globals it does not list, and the cut may then include such a global at one partition only,
+     * until the missing frontier arrives and the cut would have to move backwards (which fails).
      */
     public void update(Frontier frontier) {
         int partition = frontier.partition();

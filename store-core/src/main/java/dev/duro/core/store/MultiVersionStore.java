@@ -3,6 +3,7 @@ package dev.duro.core.store;
 import dev.duro.core.Bytes;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.MalformedInputException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +31,14 @@ public final class MultiVersionStore {
     private long newestVersion;
     private long versionCount;
 
-    private record PendingCollection(Bytes key, long version) {}
+    /**
+     * A version of {@code key} that shadows older ones, or deletes the key, collectable once the horizon reaches
+     * it. It holds the chain itself so that collection, which happens long after the install when the key is
+     * cold, needs no map lookup. The chain is still the key's current one when the entry comes due: a chain
+     * leaves the map only when a collection empties it, which needs its newest version at or below the horizon,
+     * so all its entries are due in that same pass; those after the removal find it empty and do nothing.
+     */
+    private record PendingCollection(Bytes key, VersionChain chain, long version) {}
 
     /** The oldest snapshot that can still be read. */
     public long horizon() {
@@ -51,7 +59,11 @@ public final class MultiVersionStore {
         return versionCount;
     }
 
-    /** The newest version of {@code key} at or below {@code snapshot}. */
+    /**
+     * The newest version of {@code key} at or below {@code snapshot}. A deleted key reads as
+     * {@link VersionedValue#ABSENT}, exactly like a key never written: a tombstone's version is not reported,
+     * because collecting the tombstone would otherwise change the answer of a read at a still-readable snapshot.
+     */
     public VersionedValue get(Bytes key, long snapshot) {
         if (snapshot < horizon) {
             throw new SnapshotTooOldException(snapshot, horizon);
@@ -65,12 +77,13 @@ public final class MultiVersionStore {
             return VersionedValue.ABSENT;
         }
         Bytes value = chain.valueAt(index);
-        return new VersionedValue(value, chain.versionAt(index));
+        return value == null ? VersionedValue.ABSENT : new VersionedValue(value, chain.versionAt(index));
     }
 
     /**
      * Installs one write at {@code version}. All writes of one transaction share a version; versions of
-     * successive transactions increase.
+     * successive transactions increase. A second write of the same key at the same version replaces the first:
+     * a writeset that names a key twice arrives through the log at every replica, so it must install, not fail.
      *
      * @param value the new value, or {@code null} to delete the key
      */
@@ -86,9 +99,15 @@ public final class MultiVersionStore {
                 return; // deleting an absent key leaves nothing to remember
             }
             chains.put(key, new VersionChain(version, value));
+        } else if (chain.newestVersion() == version) {
+            chain.replaceNewest(value);
+            if (value == null) {
+                collectable.addLast(new PendingCollection(key, chain, version)); // the tombstone must go eventually
+            }
+            return;
         } else {
             chain.append(version, value);
-            collectable.addLast(new PendingCollection(key, version));
+            collectable.addLast(new PendingCollection(key, chain, version));
         }
         versionCount++;
     }
@@ -106,14 +125,11 @@ public final class MultiVersionStore {
         }
         horizon = newHorizon;
         while (!collectable.isEmpty() && collectable.peekFirst().version() <= horizon) {
-            Bytes key = collectable.pollFirst().key();
-            VersionChain chain = chains.get(key);
-            if (chain == null) {
-                continue;
-            }
+            PendingCollection due = collectable.pollFirst();
+            VersionChain chain = due.chain();
             int before = chain.size();
-            if (chain.collectBelow(horizon)) {
-                chains.remove(key);
+            if (before > 0 && chain.collectBelow(horizon)) {
+                chains.remove(due.key());
             }
             versionCount -= before - chain.size();
         }
@@ -182,7 +198,15 @@ public final class MultiVersionStore {
         }
         int pending = in.readCount();
         for (int i = 0; i < pending; i++) {
-            store.collectable.addLast(new PendingCollection(in.readBytes(), in.readLong()));
+            Bytes key = in.readBytes();
+            long version = in.readLong();
+            VersionChain chain = store.chains.get(key);
+            if (chain == null || version <= store.horizon || version > chain.newestVersion()) {
+                // Every queued entry is above the horizon and within its chain (see PendingCollection).
+                throw new MalformedInputException("store snapshot queues key " + key + " at version " + version
+                        + " for collection, but holds no such version above the horizon");
+            }
+            store.collectable.addLast(new PendingCollection(key, chain, version));
         }
         return store;
     }

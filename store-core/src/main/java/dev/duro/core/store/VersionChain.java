@@ -48,6 +48,11 @@ final class VersionChain {
         size++;
     }
 
+    /** Replaces the value of the newest version (a transaction that wrote the key twice). */
+    void replaceNewest(@Nullable Bytes value) {
+        values[size - 1] = value;
+    }
+
     /** Index of the newest version {@code <= snapshot}, or -1 if every version is newer. */
     int indexAtOrBelow(long snapshot) {
         // Most reads are at recent snapshots: scan from the newest end, which is usually one step.

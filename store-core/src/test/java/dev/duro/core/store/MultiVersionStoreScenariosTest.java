@@ -1,0 +1,65 @@
+package dev.duro.core.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.duro.core.Bytes;
+import org.junit.jupiter.api.Test;
+
+class MultiVersionStoreScenariosTest {
+    private static final Bytes KEY = Bytes.utf8("k");
+    private static final Bytes OLD = Bytes.utf8("old");
+    private static final Bytes NEW = Bytes.utf8("new");
+
+    @Test
+    void aReadSeesTheNewestVersionAtOrBelowItsSnapshot() {
+        MultiVersionStore store = new MultiVersionStore();
+        store.put(KEY, OLD, 2);
+        store.put(KEY, NEW, 5);
+        assertEquals(VersionedValue.ABSENT, store.get(KEY, 1));
+        assertEquals(new VersionedValue(OLD, 2), store.get(KEY, 4));
+        assertEquals(new VersionedValue(NEW, 5), store.get(KEY, 9));
+    }
+
+    /** Collecting the tombstone must not change what a read at a still-readable snapshot returns. */
+    @Test
+    void aDeletedKeyReadsAsAbsentBeforeAndAfterItsTombstoneIsCollected() {
+        MultiVersionStore store = new MultiVersionStore();
+        store.put(KEY, OLD, 1);
+        store.put(KEY, null, 3);
+        store.put(Bytes.utf8("other"), NEW, 4);
+        assertEquals(VersionedValue.ABSENT, store.get(KEY, 4));
+        store.collectGarbage(4);
+        assertEquals(VersionedValue.ABSENT, store.get(KEY, 4));
+        assertEquals(1, store.versionCount());
+    }
+
+    /**
+     * A commit request whose writeset names a key twice reaches every replica through the log; installing it
+     * must not fail (it would stop every replica of the partition). The later write wins.
+     */
+    @Test
+    void aTransactionWritingAKeyTwiceKeepsItsLastWrite() {
+        MultiVersionStore store = new MultiVersionStore();
+        store.put(KEY, OLD, 1);
+        store.put(KEY, NEW, 1);
+        assertEquals(new VersionedValue(NEW, 1), store.get(KEY, 1));
+        store.put(KEY, OLD, 2);
+        store.put(KEY, null, 2);
+        assertEquals(VersionedValue.ABSENT, store.get(KEY, 2));
+        store.collectGarbage(2);
+        assertEquals(0, store.versionCount(), "the replacing tombstone is collected like any other");
+        assertEquals(0, store.keyCount());
+    }
+
+    @Test
+    void readsBelowTheHorizonFailNamingTheOldestReadableSnapshot() {
+        MultiVersionStore store = new MultiVersionStore();
+        store.put(KEY, OLD, 1);
+        store.put(KEY, NEW, 6);
+        store.collectGarbage(5);
+        SnapshotTooOldException error = assertThrows(SnapshotTooOldException.class, () -> store.get(KEY, 4));
+        assertEquals("snapshot 4 is too old: the oldest readable snapshot is 5", error.getMessage());
+        assertEquals(new VersionedValue(OLD, 1), store.get(KEY, 5));
+    }
+}
