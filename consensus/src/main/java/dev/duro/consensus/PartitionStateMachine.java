@@ -2,6 +2,7 @@ package dev.duro.consensus;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
+import dev.duro.core.TxId;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
@@ -9,6 +10,7 @@ import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.EngineStateCodec;
+import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.PartitionEngine;
 import dev.duro.core.engine.Vote;
 import dev.duro.core.snapshot.Frontier;
@@ -305,6 +307,13 @@ public final class PartitionStateMachine extends BaseStateMachine {
     public Frontier frontier(long publishedUpTo) {
         synchronized (lock) {
             return engine.frontier(publishedUpTo);
+        }
+    }
+
+    /** The outcome of a recently finished transaction at this replica, or null (unknown or no longer retained). */
+    public Outcome outcomeOf(TxId tid) {
+        synchronized (lock) {
+            return engine.outcomeOf(tid);
         }
     }
 
