@@ -447,7 +447,8 @@ public final class PartitionEngine {
     /**
      * This partition's frontier: {@code SC}, and the committed global transactions numbered above
      * {@code publishedUpTo} here (those still retained). A publisher passes the counter of its previous
-     * frontier, or 0 to send everything retained.
+     * frontier, or 0 to send everything retained; the frontier carries it, so a receiver can tell whether it
+     * missed one.
      */
     public Frontier frontier(long publishedUpTo) {
         List<GlobalCommit> fresh = new ArrayList<>();
@@ -460,7 +461,8 @@ public final class PartitionEngine {
             fresh.add(global);
         }
         java.util.Collections.reverse(fresh);
-        return new Frontier(partition, snapshotCounter, fresh);
+        long from = Math.max(0, Math.min(publishedUpTo, snapshotCounter));
+        return new Frontier(partition, from, snapshotCounter, fresh);
     }
 
     private long numberHere(GlobalCommit global) {
