@@ -64,7 +64,15 @@ public final class PartitionEngine {
 
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final Map<TxId, Pending> pendingByTid = new HashMap<>();
+    /**
+     * Outcomes kept to answer duplicate commit requests, late abort requests and late votes, in the order the
+     * transactions were first delivered here; a pending transaction holds its place with an unfinished entry.
+     * The oldest are forgotten only when a command is delivered, so which outcomes a replica still knows is a
+     * function of the log alone: it decides how a duplicate is treated, so it must not depend on when votes
+     * arrived (outcomes used to be kept in the order they were decided, which does).
+     */
     private final LinkedHashMap<TxId, Decided> decided = new LinkedHashMap<>();
+
     private final ArrayDeque<GlobalCommit> recentGlobals = new ArrayDeque<>();
     /** Votes for transactions not delivered here yet. Arrival order differs per replica; decisions do not. */
     private final LinkedHashMap<TxId, Map<Integer, Vote>> bufferedVotes = new LinkedHashMap<>();
@@ -94,8 +102,17 @@ public final class PartitionEngine {
         }
     }
 
-    /** A finished transaction: its outcome and, for a global one, this partition's vote. */
-    record Decided(Outcome outcome, @Nullable Vote ownVote) {}
+    /**
+     * A finished transaction: its outcome and, for a global one, this partition's vote. {@link #UNFINISHED} keeps
+     * the place of a transaction still pending.
+     */
+    record Decided(@Nullable Outcome outcome, @Nullable Vote ownVote) {
+        static final Decided UNFINISHED = new Decided(null, null);
+
+        boolean finished() {
+            return outcome != null;
+        }
+    }
 
     public PartitionEngine(int partition, EngineSettings settings) {
         this(partition, settings, new MultiVersionStore(), new Certifier(partition, settings.certification()), 0);
@@ -153,8 +170,14 @@ public final class PartitionEngine {
 
     /** The outcome of a recently finished transaction, if still retained. */
     public @Nullable Outcome outcomeOf(TxId tid) {
-        Decided known = decided.get(tid);
+        Decided known = finished(tid);
         return known == null ? null : known.outcome();
+    }
+
+    /** The retained outcome of {@code tid} if it finished, else null. */
+    private @Nullable Decided finished(TxId tid) {
+        Decided known = decided.get(tid);
+        return known != null && known.finished() ? known : null;
     }
 
     MultiVersionStore store() {
@@ -167,6 +190,10 @@ public final class PartitionEngine {
 
     Iterable<Pending> pendingQueue() {
         return pending;
+    }
+
+    boolean isPending(TxId tid) {
+        return pendingByTid.containsKey(tid);
     }
 
     Map<TxId, Decided> decided() {
@@ -208,6 +235,7 @@ public final class PartitionEngine {
         } else {
             deliverAbortRequest((AbortRequest) command);
         }
+        forgetOldOutcomes();
     }
 
     private void deliverCommit(CommitRequest request) {
@@ -215,7 +243,7 @@ public final class PartitionEngine {
         if (!request.participants().contains(partition)) {
             throw new IllegalArgumentException("partition " + partition + " is not a participant of " + tid);
         }
-        Decided known = decided.get(tid);
+        Decided known = finished(tid);
         if (known != null) {
             emit(new Effect.Reply(known.outcome())); // a retried commit: answer with the first outcome
             return;
@@ -249,7 +277,7 @@ public final class PartitionEngine {
     private void deliverAbortRequest(AbortRequest request) {
         TxId tid = request.tid();
         Pending open = pendingByTid.get(tid);
-        Decided known = decided.get(tid);
+        Decided known = finished(tid);
         Vote own = open != null ? open.ownVote : known != null ? known.ownVote() : null;
         if (open != null || known != null) {
             // The commit request came first and decided our vote; the requester just lacks it.
@@ -280,7 +308,7 @@ public final class PartitionEngine {
 
     private void acceptVote(Vote vote) {
         TxId tid = vote.tid();
-        Decided known = decided.get(tid);
+        Decided known = finished(tid);
         if (known != null) {
             if (vote.replyWanted() && known.ownVote() != null) {
                 emit(new Effect.SendVote(known.ownVote(), List.of(vote.partition())));
@@ -345,6 +373,7 @@ public final class PartitionEngine {
     private void enqueue(Pending entry) {
         pending.addLast(entry);
         pendingByTid.put(entry.request.tid(), entry);
+        decided.put(entry.request.tid(), Decided.UNFINISHED);
         finishReady();
     }
 
@@ -402,17 +431,32 @@ public final class PartitionEngine {
                 rememberGlobal(new GlobalCommit(request.tid(), request.participants(), versions));
             }
         }
-        decide(outcome, head.votes == null ? null : head.ownVote);
+        settle(outcome, head.votes == null ? null : head.ownVote);
     }
 
+    /** Records the outcome of a transaction decided as it is delivered (it takes the newest place) and answers. */
     private void decide(Outcome outcome, @Nullable Vote ownVote) {
         decided.put(outcome.tid(), new Decided(outcome, ownVote));
-        if (decided.size() > settings.outcomesRetained()) {
-            Iterator<TxId> oldest = decided.keySet().iterator();
+        emit(new Effect.Reply(outcome));
+    }
+
+    /**
+     * Records the outcome of a transaction that finished from {@code PENDING} in the place it took when it was
+     * delivered, and answers. If it stayed pending so long that its place was already forgotten, its outcome is
+     * not kept (so all replicas agree on that too, unless one finished it before the place was forgotten).
+     */
+    private void settle(Outcome outcome, @Nullable Vote ownVote) {
+        decided.replace(outcome.tid(), new Decided(outcome, ownVote));
+        emit(new Effect.Reply(outcome));
+    }
+
+    /** Forgets the outcomes of the transactions delivered longest ago, beyond {@code outcomesRetained}. */
+    private void forgetOldOutcomes() {
+        Iterator<TxId> oldest = decided.keySet().iterator();
+        while (decided.size() > settings.outcomesRetained()) {
             oldest.next();
             oldest.remove();
         }
-        emit(new Effect.Reply(outcome));
     }
 
     private void rememberGlobal(GlobalCommit global) {
