@@ -315,6 +315,7 @@ public final class CoreCodec {
 
     public static void writeFrontier(ByteWriter out, Frontier frontier) {
         out.writeVarLong(frontier.partition());
+        out.writeVarLong(frontier.publishedFrom());
         out.writeVarLong(frontier.snapshotCounter());
         out.writeVarLong(frontier.globals().size());
         for (GlobalCommit global : frontier.globals()) {
@@ -324,12 +325,13 @@ public final class CoreCodec {
 
     public static Frontier readFrontier(ByteReader in) {
         int partition = in.readVarInt(PARTITIONS_MAX - 1, "frontier partition");
+        long from = readNonNegative(in, "frontier published-from counter");
         long counter = readNonNegative(in, "frontier snapshot counter");
         int count = in.readVarInt(in.remaining(), "frontier global count");
         List<GlobalCommit> globals = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             globals.add(readGlobalCommit(in));
         }
-        return new Frontier(partition, counter, globals);
+        return new Frontier(partition, from, counter, globals);
     }
 }

@@ -9,8 +9,9 @@ import dev.duro.core.certify.CertifierSettings;
  * @param certification replicated: how transactions are certified (window K, bloom summaries)
  * @param snapshotsRetained replicated: how many versions behind {@code SC} stay readable; reads below
  *     {@code SC - snapshotsRetained} fail with {@code SnapshotTooOldException}
- * @param outcomesRetained replicated: how many finished transactions keep their outcome, to answer duplicate
- *     commits and late votes
+ * @param outcomesRetained replicated: how many of the transactions delivered last keep their outcome (a pending
+ *     one holds its place), to answer duplicate commits, late abort requests and late votes. Counted in log order,
+ *     so every replica forgets the same outcomes at the same point of the log.
  * @param globalCommitsRetained replicated: how many committed global transactions are kept for frontiers
  * @param bufferedVotesMax local: votes held for transactions not yet delivered here (oldest dropped first;
  *     a dropped vote is fetched again by retransmission)

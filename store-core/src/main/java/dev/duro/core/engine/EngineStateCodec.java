@@ -22,12 +22,14 @@ import java.util.Map;
  *
  * <p>Everything that influences a future decision is included: {@code SC}, the store, the certification
  * window, {@code PENDING} with the votes known for each entry, the retained outcomes and tombstones, and the
- * recent global commits. Votes buffered for undelivered transactions are included too (they only speed
- * things up). Local timing state is not: a restored replica starts its timers afresh.
+ * recent global commits. The retained outcomes keep their order (the order of first delivery, with the
+ * places of pending transactions), since it decides which are forgotten next. Votes buffered for undelivered
+ * transactions are included too (they only speed things up). Local timing state is not: a restored replica
+ * starts its timers afresh.
  */
 public final class EngineStateCodec {
     private static final int MAGIC = 0x44555245; // "DURE"
-    private static final int FORMAT_VERSION = 1;
+    private static final int FORMAT_VERSION = 2;
 
     private final CoreCodec codec;
 
@@ -50,7 +52,13 @@ public final class EngineStateCodec {
             writeVotes(out, entry.votes);
         }
         out.writeInt(engine.decided().size());
-        for (PartitionEngine.Decided known : engine.decided().values()) {
+        for (Map.Entry<TxId, PartitionEngine.Decided> entry : engine.decided().entrySet()) {
+            PartitionEngine.Decided known = entry.getValue();
+            out.writeBoolean(known.finished());
+            if (!known.finished()) {
+                CoreCodec.writeTxId(out, entry.getKey()); // a pending transaction's place
+                continue;
+            }
             CoreCodec.writeOutcome(out, known.outcome());
             out.writeBoolean(known.ownVote() != null);
             if (known.ownVote() != null) {
@@ -102,6 +110,14 @@ public final class EngineStateCodec {
         }
         int decided = in.readCount();
         for (int i = 0; i < decided; i++) {
+            if (!in.readBoolean()) {
+                TxId tid = CoreCodec.readTxId(in);
+                if (!engine.isPending(tid)) {
+                    throw new MalformedInputException("unfinished outcome for " + tid + ", which is not pending");
+                }
+                engine.decided().put(tid, PartitionEngine.Decided.UNFINISHED);
+                continue;
+            }
             Outcome outcome = codec.readOutcome(in);
             Vote own = in.readBoolean() ? codec.readVote(in) : null;
             engine.decided().put(outcome.tid(), new PartitionEngine.Decided(outcome, own));

@@ -64,7 +64,15 @@ public final class PartitionEngine {
 
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final Map<TxId, Pending> pendingByTid = new HashMap<>();
+    /**
+     * Outcomes kept to answer duplicate commit requests, late abort requests and late votes, in the order the
+     * transactions were first delivered here; a pending transaction holds its place with an unfinished entry.
+     * The oldest are forgotten only when a command is delivered, so which outcomes a replica still knows is a
+     * function of the log alone: it decides how a duplicate is treated, so it must not depend on when votes
+     * arrived (outcomes used to be kept in the order they were decided, which does).
+     */
     private final LinkedHashMap<TxId, Decided> decided = new LinkedHashMap<>();
+
     private final ArrayDeque<GlobalCommit> recentGlobals = new ArrayDeque<>();
     /** Votes for transactions not delivered here yet. Arrival order differs per replica; decisions do not. */
     private final LinkedHashMap<TxId, Map<Integer, Vote>> bufferedVotes = new LinkedHashMap<>();
@@ -94,8 +102,17 @@ public final class PartitionEngine {
         }
     }
 
-    /** A finished transaction: its outcome and, for a global one, this partition's vote. */
-    record Decided(Outcome outcome, @Nullable Vote ownVote) {}
+    /**
+     * A finished transaction: its outcome and, for a global one, this partition's vote. {@link #UNFINISHED} keeps
+     * the place of a transaction still pending.
+     */
+    record Decided(@Nullable Outcome outcome, @Nullable Vote ownVote) {
+        static final Decided UNFINISHED = new Decided(null, null);
+
+        boolean finished() {
+            return outcome != null;
+        }
+    }
 
     public PartitionEngine(int partition, EngineSettings settings) {
         this(partition, settings, new MultiVersionStore(), new Certifier(partition, settings.certification()), 0);
@@ -153,8 +170,14 @@ public final class PartitionEngine {
 
     /** The outcome of a recently finished transaction, if still retained. */
     public @Nullable Outcome outcomeOf(TxId tid) {
-        Decided known = decided.get(tid);
+        Decided known = finished(tid);
         return known == null ? null : known.outcome();
+    }
+
+    /** The retained outcome of {@code tid} if it finished, else null. */
+    private @Nullable Decided finished(TxId tid) {
+        Decided known = decided.get(tid);
+        return known != null && known.finished() ? known : null;
     }
 
     MultiVersionStore store() {
@@ -167,6 +190,10 @@ public final class PartitionEngine {
 
     Iterable<Pending> pendingQueue() {
         return pending;
+    }
+
+    boolean isPending(TxId tid) {
+        return pendingByTid.containsKey(tid);
     }
 
     Map<TxId, Decided> decided() {
@@ -208,6 +235,7 @@ public final class PartitionEngine {
         } else {
             deliverAbortRequest((AbortRequest) command);
         }
+        forgetOldOutcomes();
     }
 
     private void deliverCommit(CommitRequest request) {
@@ -215,7 +243,7 @@ public final class PartitionEngine {
         if (!request.participants().contains(partition)) {
             throw new IllegalArgumentException("partition " + partition + " is not a participant of " + tid);
         }
-        Decided known = decided.get(tid);
+        Decided known = finished(tid);
         if (known != null) {
             emit(new Effect.Reply(known.outcome())); // a retried commit: answer with the first outcome
             return;
@@ -230,7 +258,7 @@ public final class PartitionEngine {
             if (reason != null) {
                 decide(Outcome.aborted(tid, request.participants(), reason), null);
             } else if (pending.isEmpty()) {
-                complete(request, number, null, null, null); // nothing to wait for: finish without queueing
+                complete(request, number, null, null, null, false); // nothing to wait for: finish at once
             } else {
                 enqueue(new Pending(request, number, new Vote(tid, partition, number, null, false), null));
             }
@@ -251,7 +279,7 @@ public final class PartitionEngine {
     private void deliverAbortRequest(AbortRequest request) {
         TxId tid = request.tid();
         Pending open = pendingByTid.get(tid);
-        Decided known = decided.get(tid);
+        Decided known = finished(tid);
         Vote own = open != null ? open.ownVote : known != null ? known.ownVote() : null;
         if (open != null || known != null) {
             // The commit request came first and decided our vote; the requester just lacks it.
@@ -282,7 +310,7 @@ public final class PartitionEngine {
 
     private void acceptVote(Vote vote) {
         TxId tid = vote.tid();
-        Decided known = decided.get(tid);
+        Decided known = finished(tid);
         if (known != null) {
             if (vote.replyWanted() && known.ownVote() != null) {
                 emit(new Effect.SendVote(known.ownVote(), List.of(vote.partition())));
@@ -347,6 +375,7 @@ public final class PartitionEngine {
     private void enqueue(Pending entry) {
         pending.addLast(entry);
         pendingByTid.put(entry.request.tid(), entry);
+        decided.put(entry.request.tid(), Decided.UNFINISHED);
         finishReady();
     }
 
@@ -378,7 +407,7 @@ public final class PartitionEngine {
     private void finish(Pending head, @Nullable AbortReason abort) {
         pending.pollFirst();
         pendingByTid.remove(head.request.tid());
-        complete(head.request, head.number, head.votes, head.votes == null ? null : head.ownVote, abort);
+        complete(head.request, head.number, head.votes, head.votes == null ? null : head.ownVote, abort, true);
     }
 
     /**
@@ -387,13 +416,15 @@ public final class PartitionEngine {
      *
      * @param votes every participant's vote for a global transaction; null for a local one
      * @param ownVote this partition's vote, kept with the outcome for a global transaction; null for a local one
+     * @param queued it waited in {@code PENDING}, where it already holds its place among the retained outcomes
      */
     private void complete(
             CommitRequest request,
             long number,
             @Nullable Map<Integer, Vote> votes,
             @Nullable Vote ownVote,
-            @Nullable AbortReason abort) {
+            @Nullable AbortReason abort,
+            boolean queued) {
         if (number > 0) {
             if (abort == null) {
                 List<Write> writes = request.writeSet();
@@ -417,17 +448,36 @@ public final class PartitionEngine {
             outcome = Outcome.committed(request.tid(), request.participants(), versions);
             rememberGlobal(new GlobalCommit(request.tid(), request.participants(), versions));
         }
-        decide(outcome, ownVote);
+        if (queued) {
+            settle(outcome, ownVote); // keeps the place it took in delivery order
+        } else {
+            decide(outcome, ownVote);
+        }
     }
 
+    /** Records the outcome of a transaction decided as it is delivered (it takes the newest place) and answers. */
     private void decide(Outcome outcome, @Nullable Vote ownVote) {
         decided.put(outcome.tid(), new Decided(outcome, ownVote));
-        if (decided.size() > settings.outcomesRetained()) {
-            Iterator<TxId> oldest = decided.keySet().iterator();
+        emit(new Effect.Reply(outcome));
+    }
+
+    /**
+     * Records the outcome of a transaction that finished from {@code PENDING} in the place it took when it was
+     * delivered, and answers. If it stayed pending so long that its place was already forgotten, its outcome is
+     * not kept (so all replicas agree on that too, unless one finished it before the place was forgotten).
+     */
+    private void settle(Outcome outcome, @Nullable Vote ownVote) {
+        decided.replace(outcome.tid(), new Decided(outcome, ownVote));
+        emit(new Effect.Reply(outcome));
+    }
+
+    /** Forgets the outcomes of the transactions delivered longest ago, beyond {@code outcomesRetained}. */
+    private void forgetOldOutcomes() {
+        Iterator<TxId> oldest = decided.keySet().iterator();
+        while (decided.size() > settings.outcomesRetained()) {
             oldest.next();
             oldest.remove();
         }
-        emit(new Effect.Reply(outcome));
     }
 
     private void rememberGlobal(GlobalCommit global) {
@@ -462,7 +512,8 @@ public final class PartitionEngine {
     /**
      * This partition's frontier: {@code SC}, and the committed global transactions numbered above
      * {@code publishedUpTo} here (those still retained). A publisher passes the counter of its previous
-     * frontier, or 0 to send everything retained.
+     * frontier, or 0 to send everything retained; the frontier carries it, so a receiver can tell whether it
+     * missed one.
      */
     public Frontier frontier(long publishedUpTo) {
         List<GlobalCommit> fresh = new ArrayList<>();
@@ -475,7 +526,8 @@ public final class PartitionEngine {
             fresh.add(global);
         }
         java.util.Collections.reverse(fresh);
-        return new Frontier(partition, snapshotCounter, fresh);
+        long from = Math.max(0, Math.min(publishedUpTo, snapshotCounter));
+        return new Frontier(partition, from, snapshotCounter, fresh);
     }
 
     private long numberHere(GlobalCommit global) {

@@ -1,10 +1,13 @@
 package dev.duro.core.snapshot;
 
 import dev.duro.core.TxId;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The vector-of-snapshots service's state at one server (S-DUR §IV-E, DESIGN §6): from the frontiers every
@@ -17,11 +20,23 @@ import java.util.Map;
  * below the frontiers, and it only moves forward as frontiers do. A read-only transaction that reads every
  * partition {@code q} at {@code V[q]} sees each global transaction entirely or not at all.
  *
+ * <p>Frontiers list only the globals committed since the publisher's previous frontier, so one that overtakes
+ * its predecessor says nothing about the globals below its {@code publishedFrom}. The tracker therefore raises
+ * a partition's frontier only over contiguous coverage: a frontier that starts above what is known waits (its
+ * globals are learned at once, which is always safe) until the frontiers below it arrive.
+ *
  * <p>Global transactions included everywhere in the current cut can never be excluded again and are
  * forgotten; the work per update is proportional to the global transactions above the cut.
  */
 public final class SnapshotVectorTracker {
+    /** The most frontiers per partition kept waiting for a gap to fill; forgetting one only delays the cut. */
+    private static final int WAITING_MAX = 64;
+
+    /** Per partition, the counter up to which every committed global transaction is known. */
     private final long[] frontiers;
+    /** Per partition, frontiers that arrived above a gap: {@code publishedFrom -> snapshotCounter}. */
+    private final List<TreeMap<Long, Long>> waiting = new ArrayList<>();
+
     private final long[] cut;
     /** Committed global transactions not yet included at all their partitions in {@link #cut}. */
     private final Map<TxId, GlobalCommit> open = new LinkedHashMap<>();
@@ -32,6 +47,9 @@ public final class SnapshotVectorTracker {
         }
         frontiers = new long[partitions];
         cut = new long[partitions];
+        for (int p = 0; p < partitions; p++) {
+            waiting.add(new TreeMap<>());
+        }
     }
 
     public int partitions() {
@@ -47,6 +65,7 @@ public final class SnapshotVectorTracker {
         return cut[partition];
     }
 
+    /** The counter up to which every global transaction committed at {@code partition} is known. */
     public long frontierAt(int partition) {
         return frontiers[partition];
     }
@@ -57,15 +76,9 @@ public final class SnapshotVectorTracker {
     }
 
     /**
-     * Takes in a partition's frontier. The frontier must list every global transaction committed at its
-     * partition above the counter of the previous frontier <em>this tracker took in</em> from that partition.
-     * So a partition's frontiers must arrive in publication order with none lost (an in-order channel,
-     * restarted with a frontier from 0 after any gap); duplicates of frontiers already taken in are harmless,
-     * and an older counter never lowers what is known.
-     *
-     * <p>The tracker cannot detect a gap: a frontier that overtakes its predecessor raises the partition's
-     * counter past globals it does not list, and the cut may then include such a global at one partition only,
-     * until the missing frontier arrives and the cut would have to move backwards (which fails).
+     * Takes in a partition's frontier. Frontiers may arrive late, twice or out of order; an older counter never
+     * lowers what is known. The frontier must list every global transaction committed at its partition in
+     * {@code (publishedFrom, snapshotCounter]}.
      */
     public void update(Frontier frontier) {
         int partition = frontier.partition();
@@ -84,8 +97,28 @@ public final class SnapshotVectorTracker {
                 open.putIfAbsent(global.tid(), global);
             }
         }
-        frontiers[partition] = Math.max(frontiers[partition], frontier.snapshotCounter());
+        cover(partition, frontier.publishedFrom(), frontier.snapshotCounter());
         recompute();
+    }
+
+    /** Raises the partition's frontier over {@code (from, to]} if that connects to what is known. */
+    private void cover(int partition, long from, long to) {
+        if (to <= frontiers[partition] || to <= from) {
+            return;
+        }
+        TreeMap<Long, Long> ahead = waiting.get(partition);
+        if (from > frontiers[partition]) {
+            ahead.merge(from, to, Math::max);
+            if (ahead.size() > WAITING_MAX) {
+                ahead.pollLastEntry();
+            }
+            return;
+        }
+        frontiers[partition] = to;
+        while (!ahead.isEmpty() && ahead.firstKey() <= frontiers[partition]) {
+            frontiers[partition] =
+                    Math.max(frontiers[partition], ahead.pollFirstEntry().getValue());
+        }
     }
 
     private void recompute() {

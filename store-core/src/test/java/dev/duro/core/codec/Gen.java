@@ -176,7 +176,9 @@ public final class Gen {
         for (int i = size(20); i > 0; i--) {
             globals.add(globalCommit());
         }
-        return new Frontier(partition(), nonNegative(), globals);
+        long first = nonNegative();
+        long second = nonNegative();
+        return new Frontier(partition(), Math.min(first, second), Math.max(first, second), globals);
     }
 
     public CommitRequest commitRequest() {

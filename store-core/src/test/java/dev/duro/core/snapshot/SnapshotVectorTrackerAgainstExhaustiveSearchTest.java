@@ -73,7 +73,7 @@ class SnapshotVectorTrackerAgainstExhaustiveSearchTest {
             }
         }
         fresh.sort((a, b) -> Long.compare(RandomHistory.numberAt(a, p), RandomHistory.numberAt(b, p)));
-        return new Frontier(p, counter, fresh);
+        return new Frontier(p, from, counter, fresh);
     }
 
     /**

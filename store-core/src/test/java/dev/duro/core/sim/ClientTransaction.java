@@ -1,0 +1,174 @@
+package dev.duro.core.sim;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.TxId;
+import dev.duro.core.Write;
+import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.Outcome;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import javax.annotation.Nullable;
+
+/**
+ * One transaction as its client ran it: the snapshot it fixed at each partition, what it read (and from which
+ * writer), what it buffered, where its commit request was broadcast, and the outcome the client received.
+ */
+final class ClientTransaction {
+    /** A read served by a replica. */
+    record ObservedRead(Bytes key, int partition, long snapshot, long version, @Nullable TxId writer) {}
+
+    /** A commit request and the partition whose log it goes to. */
+    record Broadcast(int partition, CommitRequest request) {}
+
+    private final TxId tid;
+    private final TransactionPlan plan;
+    private final Map<Integer, Long> snapshots = new TreeMap<>();
+    private final List<ObservedRead> reads = new ArrayList<>();
+    private final Map<Bytes, Write> writes = new LinkedHashMap<>();
+    private final TreeSet<Integer> sentTo = new TreeSet<>();
+    private @Nullable Outcome clientOutcome;
+    private boolean completed;
+    private boolean abandoned;
+    private boolean clientCrashed;
+    private int readOnlyRestarts;
+
+    ClientTransaction(TxId tid, TransactionPlan plan) {
+        this.tid = tid;
+        this.plan = plan;
+    }
+
+    TxId tid() {
+        return tid;
+    }
+
+    TransactionPlan plan() {
+        return plan;
+    }
+
+    @Nullable
+    Long snapshotAt(int partition) {
+        return snapshots.get(partition);
+    }
+
+    void fixSnapshot(int partition, long snapshot) {
+        snapshots.put(partition, snapshot);
+    }
+
+    boolean hasSnapshots() {
+        return !snapshots.isEmpty();
+    }
+
+    void recordRead(ObservedRead read) {
+        reads.add(read);
+    }
+
+    List<ObservedRead> reads() {
+        return reads;
+    }
+
+    void buffer(Write write) {
+        writes.put(write.key(), write);
+    }
+
+    Map<Bytes, Write> writes() {
+        return writes;
+    }
+
+    /** Drops what a read-only transaction read so far, to read again at a newer cut. */
+    void restartReads() {
+        snapshots.clear();
+        reads.clear();
+        readOnlyRestarts++;
+    }
+
+    int readOnlyRestarts() {
+        return readOnlyRestarts;
+    }
+
+    /**
+     * One commit request per participant, participants ascending. Written keys count as read (ws ⊆ rs), so
+     * whether they are repeated in the readset is left to {@code repeatWrittenKeys}, to exercise both forms.
+     */
+    List<Broadcast> commitRequests(boolean repeatWrittenKeys) {
+        List<Integer> participants = plan.partitions();
+        List<Broadcast> requests = new ArrayList<>(participants.size());
+        for (int partition : participants) {
+            List<Bytes> readSet = new ArrayList<>();
+            for (ObservedRead read : reads) {
+                if (read.partition() == partition && (repeatWrittenKeys || !writes.containsKey(read.key()))) {
+                    readSet.add(read.key());
+                }
+            }
+            List<Write> writeSet = new ArrayList<>();
+            for (ObservedRead read : reads) {
+                Write write = writes.get(read.key());
+                if (read.partition() == partition && write != null) {
+                    writeSet.add(write);
+                }
+            }
+            long snapshot = snapshots.get(partition);
+            requests.add(new Broadcast(partition, new CommitRequest(tid, participants, snapshot, readSet, writeSet)));
+        }
+        return requests;
+    }
+
+    void markSent(int partition) {
+        sentTo.add(partition);
+    }
+
+    /** The partitions whose log received the commit request (empty: never submitted). */
+    Set<Integer> sentTo() {
+        return sentTo;
+    }
+
+    boolean submitted() {
+        return !sentTo.isEmpty();
+    }
+
+    void receive(Outcome outcome) {
+        clientOutcome = outcome;
+    }
+
+    @Nullable
+    Outcome clientOutcome() {
+        return clientOutcome;
+    }
+
+    /** A declared read-only transaction that read everything it planned. */
+    void completeReadOnly() {
+        completed = true;
+    }
+
+    boolean completedReadOnly() {
+        return completed;
+    }
+
+    /** Given up before commit (its snapshot was garbage-collected): never submitted. */
+    void abandon() {
+        abandoned = true;
+    }
+
+    void clientCrashed() {
+        clientCrashed = true;
+    }
+
+    @Override
+    public String toString() {
+        return Trace.name(tid) + " " + plan.kind() + (abandoned ? " ABANDONED" : "") + " partitions="
+                + plan.partitions() + " snapshots=" + snapshots
+                + " reads="
+                + reads.stream()
+                        .map(read -> read.key() + "@" + read.version() + "(by " + read.writer() + ")")
+                        .toList()
+                + " writes="
+                + writes.values().stream()
+                        .map(write -> write.key() + (write.isDelete() ? "=del" : "=put"))
+                        .toList()
+                + " sentTo=" + sentTo + (clientCrashed ? " CLIENT CRASHED" : "");
+    }
+}

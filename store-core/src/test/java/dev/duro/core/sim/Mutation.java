@@ -1,0 +1,31 @@
+package dev.duro.core.sim;
+
+import java.util.Locale;
+
+/**
+ * A deliberate defect a run can carry, to prove the checks notice it. Ordinary runs carry none.
+ *
+ * <p>On the command line ({@code -Dduro.sim.mutant=...}): {@code true} or {@code no-stronger-test} for
+ * {@link #NO_STRONGER_TEST}, {@code read-only-without-cut} for {@link #READ_ONLY_WITHOUT_CUT}.
+ */
+enum Mutation {
+    NONE,
+    /** Engines certify globals with the naive test of S-DUR §IV-B (no readset-versus-writeset check). */
+    NO_STRONGER_TEST,
+    /** Declared read-only transactions read each partition at its voter's SC instead of a consistent cut. */
+    READ_ONLY_WITHOUT_CUT;
+
+    static Mutation parse(String text) {
+        if (text == null || text.isEmpty() || text.equals("false")) {
+            return NONE;
+        }
+        if (text.equals("true")) {
+            return NO_STRONGER_TEST;
+        }
+        return valueOf(text.toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    String flag() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

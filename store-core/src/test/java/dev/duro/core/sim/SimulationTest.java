@@ -1,0 +1,68 @@
+package dev.duro.core.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The deterministic simulation over many seeds (see {@code docs/simulation.md}).
+ *
+ * <ul>
+ *   <li>{@code -Dduro.sim.seeds=N}: run seeds 0..N-1 (the build passes 500).
+ *   <li>{@code -Dduro.sim.seed=S}: run only seed S, with its trace, and print what it did
+ *       ({@code -Dduro.sim.mutant=true} replays a seed of the certifier mutant, see {@link Mutation}).
+ * </ul>
+ */
+class SimulationTest {
+    private static final long DEFAULT_SEEDS = 500;
+
+    @Test
+    void everySeedPassesAllChecks() {
+        assumeTrue(System.getProperty("duro.sim.seed") == null, "a single seed was asked for");
+        long seeds = Long.getLong("duro.sim.seeds", DEFAULT_SEEDS);
+        long started = System.nanoTime();
+        SeedRunner.Summary summary = SeedRunner.run(0, seeds, Mutation.NONE, result -> false);
+        long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+        System.out.printf(
+                "simulation: %d seeds in %.1f s, %d failed%n  totals: %s%n",
+                summary.seedsRun(), elapsedMillis / 1000.0, summary.failures().size(), summary.totals());
+        if (!summary.failures().isEmpty()) {
+            String seedsFailed = summary.failures().stream()
+                    .map(result -> Long.toString(result.seed()))
+                    .collect(Collectors.joining(", "));
+            fail("failing seeds (first 20): " + seedsFailed + "\n"
+                    + SeedRunner.explain(summary.failures().get(0)));
+        }
+        assertEquals(seeds, summary.seedsRun());
+    }
+
+    @Test
+    void replaysOneSeed() {
+        String requested = System.getProperty("duro.sim.seed");
+        assumeTrue(requested != null, "set -Dduro.sim.seed=S to replay one seed");
+        SimulationConfig config = SimulationConfig.forSeed(
+                Long.parseLong(requested), Mutation.parse(System.getProperty("duro.sim.mutant")));
+        SimulationResult result = Simulation.run(config, true);
+        System.out.println(config);
+        System.out.println(String.join("\n", result.trace()));
+        System.out.println("counters: " + result.counters());
+        assertTrue(result.passed(), () -> SeedRunner.explain(result));
+    }
+
+    @Test
+    void aSeedReplaysExactly() {
+        SimulationConfig config = SimulationConfig.forSeed(42, Mutation.NONE);
+        SimulationResult first = Simulation.run(config, false);
+        SimulationResult again = Simulation.run(config, false);
+        SimulationResult traced = Simulation.run(config, true);
+
+        assertEquals(first.counters().toString(), again.counters().toString());
+        assertEquals(first.counters().toString(), traced.counters().toString(), "tracing must not change the run");
+        assertTrue(first.counters().get("events") > 1000, first.counters()::toString);
+        assertTrue(first.counters().get("committed global") > 0, first.counters()::toString);
+    }
+}
