@@ -86,8 +86,11 @@ class WireCodecErrorsTest {
                 .writeVarLong(0);
         assertTrue(malformed(reply.toByteArray()).contains("partition out of range"));
 
-        ByteWriter votes =
-                new ByteWriter().writeByte(1).writeByte(MessageType.VOTE.code()).writeVarLong(0);
+        ByteWriter votes = new ByteWriter()
+                .writeByte(1)
+                .writeByte(MessageType.VOTE.code())
+                .writeVarLong(0) // target partition
+                .writeVarLong(0); // no votes
         assertTrue(malformed(votes.toByteArray()).contains("at least one vote"));
     }
 
