@@ -46,6 +46,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConsensusNode implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsensusNode.class);
+    private static final long ELECTION_TIMEOUT_MIN_MILLIS = 1_000;
+    private static final long ELECTION_TIMEOUT_MAX_MILLIS = 2_000;
 
     private final String nodeId;
     private final RaftTopology topology;
@@ -140,6 +142,13 @@ public final class ConsensusNode implements Closeable {
                 properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
         // Read-only requests go through ReadIndex at the leader: linearizable (the default is a leader-local read).
         RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        // Ratis's default election timeout (150-300 ms) makes leaders of busy 2-core machines step down on every
+        // GC or JIT pause, and each election stalls the partition. One to two seconds keeps leaders stable; a
+        // crashed leader is replaced within about that long.
+        RaftServerConfigKeys.Rpc.setTimeoutMin(
+                properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MIN_MILLIS, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(
+                properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MAX_MILLIS, TimeUnit.MILLISECONDS));
         return properties;
     }
 
