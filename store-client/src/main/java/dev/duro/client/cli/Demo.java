@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -160,7 +161,7 @@ final class Demo {
                     auditFailures.incrementAndGet();
                     out.printf(Locale.ROOT, "%naudit saw total %d, expected %d%n", sum, expected);
                 }
-            } catch (DuroException e) {
+            } catch (DuroException | CompletionException e) {
                 errors.incrementAndGet();
                 DuroCli.sleep(50);
             }
