@@ -5,19 +5,26 @@ import dev.duro.core.engine.EngineSettings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -49,6 +56,9 @@ public final class ConsensusNode implements Closeable {
     private static final long ELECTION_TIMEOUT_MIN_MILLIS = 1_000;
     private static final long ELECTION_TIMEOUT_MAX_MILLIS = 2_000;
 
+    private static final Duration FRESH_REPLICA_WATCH = Duration.ofMinutes(10);
+    private static final int FRESH_REPLICA_CHECKS_BEFORE_HANDOVER = 6;
+
     private final String nodeId;
     private final RaftTopology topology;
     private final ConsensusSettings settings;
@@ -59,6 +69,11 @@ public final class ConsensusNode implements Closeable {
     private final Map<Integer, RaftClient> readClients = new ConcurrentHashMap<>();
 
     private final CommandBatches batches;
+    private final ScheduledExecutorService freshReplicaWatch = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "duro-fresh-replica-watch");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private ConsensusNode(
             String nodeId,
@@ -111,7 +126,7 @@ public final class ConsensusNode implements Closeable {
         ConsensusNode node = new ConsensusNode(nodeId, topology, settings, engineSettings, limits, effects);
         try {
             node.server.start();
-            node.joinGroups();
+            node.watchFreshReplicas(node.joinGroups());
         } catch (IOException | RuntimeException e) {
             node.close();
             throw e;
@@ -132,6 +147,10 @@ public final class ConsensusNode implements Closeable {
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, settings.snapshotEveryEntries());
         RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+        // Purge (closed segments) after every snapshot, as documented; Ratis's default gap of 1024 entries would
+        // keep the log whole when snapshots are taken more often than that.
+        RaftServerConfigKeys.Log.setPurgeGap(
+                properties, (int) Math.min(Integer.MAX_VALUE, settings.snapshotEveryEntries()));
         RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("32MB"));
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !settings.fsync());
         // A log entry may hold a whole batch of large values.
@@ -152,10 +171,12 @@ public final class ConsensusNode implements Closeable {
         return properties;
     }
 
-    private void joinGroups() throws IOException {
+    /** Joins the groups this node replicates; returns the partitions whose storage had to be created. */
+    private List<Integer> joinGroups() throws IOException {
         Set<RaftGroupId> present = new HashSet<>();
         server.getGroupIds().forEach(present::add);
         AtomicLong callId = new AtomicLong();
+        List<Integer> fresh = new ArrayList<>();
         for (int partition : topology.partitionsOf(nodeId)) {
             RaftGroup group = topology.group(partition);
             if (present.contains(group.getGroupId())) {
@@ -166,8 +187,110 @@ public final class ConsensusNode implements Closeable {
             if (!reply.isSuccess()) {
                 throw new IOException("could not join the group of partition " + partition, reply.getException());
             }
+            fresh.add(partition);
         }
         LOG.info("node {} hosts partitions {}", nodeId, topology.partitionsOf(nodeId));
+        return fresh;
+    }
+
+    /**
+     * A replica that starts with empty storage (a new node, or one whose disk was lost or wiped) is filled by its
+     * leader, from the log or with a snapshot. But a Ratis leader that knew this replica before remembers how far
+     * it had replicated to it (the match index, which it never lowers) and may keep resending from there; the
+     * empty replica refuses every time and can stay empty for as long as that leader leads (seen in
+     * ProcessClusterFaultTest). A new leader starts without that memory. So if such a replica's log stays empty for a few seconds although it hears from a leader, it asks
+     * that leader, once, to hand over to another replica (the partition pauses for about an election).
+     */
+    private void watchFreshReplicas(List<Integer> fresh) {
+        Map<Integer, Integer> emptyWithLeader = new HashMap<>(); // only the watch thread touches it
+        for (int partition : fresh) {
+            if (topology.replicas().get(partition).size() >= 3) {
+                emptyWithLeader.put(partition, 0);
+            }
+        }
+        if (emptyWithLeader.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + FRESH_REPLICA_WATCH.toNanos();
+        ScheduledFuture<?> unused = freshReplicaWatch.scheduleWithFixedDelay(
+                () -> {
+                    for (int partition : List.copyOf(emptyWithLeader.keySet())) {
+                        checkFreshReplica(partition, emptyWithLeader);
+                    }
+                    if (emptyWithLeader.isEmpty() || System.nanoTime() > deadline) {
+                        if (!emptyWithLeader.isEmpty()) {
+                            LOG.warn("node {}: partitions {} still have empty logs", nodeId, emptyWithLeader.keySet());
+                        }
+                        freshReplicaWatch.shutdown();
+                    }
+                },
+                500,
+                500,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private void checkFreshReplica(int partition, Map<Integer, Integer> emptyWithLeader) {
+        try (RaftClient client = RaftClient.newBuilder()
+                .setProperties(new RaftProperties())
+                .setRaftGroup(topology.group(partition))
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
+                        3, TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
+                .build()) {
+            RaftServer.Division division = server.getDivision(topology.groupId(partition));
+            if (division.getRaftLog().getNextIndex() > 0) {
+                emptyWithLeader.remove(partition); // receiving the log (or a snapshot): nothing to do
+                return;
+            }
+            RaftPeerId leader = leaderOf(partition, division, client);
+            if (leader == null) {
+                return;
+            }
+            int checks = emptyWithLeader.merge(partition, 1, Integer::sum);
+            if (checks < FRESH_REPLICA_CHECKS_BEFORE_HANDOVER) {
+                return;
+            }
+            emptyWithLeader.put(partition, 0);
+            for (String replica : topology.replicas().get(partition)) {
+                RaftPeerId candidate = RaftTopology.peerId(replica);
+                if (!candidate.equals(leader) && !replica.equals(nodeId)) {
+                    LOG.warn(
+                            "node {}: partition {} log stays empty under leader {}; asking it to hand over to {}",
+                            nodeId,
+                            partition,
+                            leader,
+                            replica);
+                    client.admin().transferLeadership(candidate, leader, 5_000);
+                    emptyWithLeader.remove(partition); // once: a new leader knows nothing stale of this replica
+                    return;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("node {}: checking partition {}'s fresh replica failed: {}", nodeId, partition, e.toString());
+        }
+    }
+
+    /** The partition's leader, if another replica: as this replica heard, or else as the others say. */
+    private RaftPeerId leaderOf(int partition, RaftServer.Division division, RaftClient client) {
+        RaftPeerId self = RaftTopology.peerId(nodeId);
+        RaftPeerId heard = division.getInfo().getLeaderId();
+        if (heard != null) {
+            return heard.equals(self) ? null : heard;
+        }
+        for (String replica : topology.replicas().get(partition)) {
+            RaftPeerId peer = RaftTopology.peerId(replica);
+            if (peer.equals(self)) {
+                continue;
+            }
+            try {
+                GroupInfoReply info = client.getGroupManagementApi(peer).info(topology.groupId(partition));
+                if (info.getRoleInfoProto().getRole() == RaftPeerRole.LEADER) {
+                    return peer;
+                }
+            } catch (IOException | RuntimeException unreachable) {
+                // ask the next one
+            }
+        }
+        return null;
     }
 
     public String nodeId() {
@@ -252,6 +375,7 @@ public final class ConsensusNode implements Closeable {
 
     @Override
     public void close() throws IOException {
+        freshReplicaWatch.shutdownNow();
         for (GroupCommitter committer : committers.values()) {
             committer.close();
         }

@@ -12,6 +12,7 @@ import java.time.Duration;
  * @param fsync sync the log to disk before acknowledging (default); false trades durability of the last few
  *     milliseconds on a power loss for latency
  * @param snapshotEveryEntries take a state-machine snapshot after this many log entries, then purge the log
+ *     segments it covers (a segment is closed at 32 MB or when the term changes; the open one is kept)
  * @param batchCommandsMax the most commands in one log entry (group commit)
  * @param batchBytesMax the most bytes in one log entry
  * @param queuedBytesMax commands waiting for the next log entry, per partition, before submissions are refused

@@ -40,6 +40,7 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,12 +96,30 @@ public final class PartitionStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
-        loadSnapshot(storage.getLatestSnapshot());
+        getLifeCycle().startAndTransition(() -> loadSnapshot(storage.getLatestSnapshot()), IOException.class);
     }
 
+    /**
+     * Ratis pauses the state machine before a snapshot installed from the leader replaces its state, and then
+     * insists that it is {@code PAUSED} before it calls {@link #reinitialize}; otherwise the group's applier
+     * fails and the replica closes for good. So a follower that fell behind a purged log could never catch up.
+     */
+    @Override
+    public void pause() {
+        LifeCycle lifeCycle = getLifeCycle();
+        if (lifeCycle.compareAndTransition(LifeCycle.State.RUNNING, LifeCycle.State.PAUSING)) {
+            lifeCycle.transition(LifeCycle.State.PAUSED);
+        }
+    }
+
+    /** Loads the latest snapshot (one just installed from the leader) and resumes. */
     @Override
     public void reinitialize() throws IOException {
         loadSnapshot(storage.loadLatestSnapshot());
+        LifeCycle lifeCycle = getLifeCycle();
+        if (lifeCycle.compareAndTransition(LifeCycle.State.PAUSED, LifeCycle.State.STARTING)) {
+            lifeCycle.transition(LifeCycle.State.RUNNING);
+        }
     }
 
     @Override
@@ -327,6 +346,16 @@ public final class PartitionStateMachine extends BaseStateMachine {
     public long contentDigest() {
         synchronized (lock) {
             return EngineStateCodec.contentDigest(engine);
+        }
+    }
+
+    /** SC, the content digest at SC and the pending count, read together under one lock. */
+    public record Status(long snapshotCounter, long contentDigest, int pendingCount) {}
+
+    /** This replica's {@link Status}: one consistent reading, unlike separate calls under load. */
+    public Status status() {
+        synchronized (lock) {
+            return new Status(engine.snapshotCounter(), EngineStateCodec.contentDigest(engine), engine.pendingCount());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.duro.server;
 
 import dev.duro.core.DuroException;
 import dev.duro.core.LimitExceededException;
+import dev.duro.core.codec.UnsupportedVersionException;
 import dev.duro.core.wire.ClientRequest;
 import dev.duro.core.wire.ClusterInfoRequest;
 import dev.duro.core.wire.CommitTransaction;
@@ -10,6 +11,7 @@ import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.FrontierMessage;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.ReadRequest;
+import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
 import dev.duro.core.wire.SnapshotVectorReply;
 import dev.duro.core.wire.SnapshotVectorRequest;
@@ -74,6 +76,10 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         } catch (LimitExceededException e) {
             reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.LIMIT_EXCEEDED, e.getMessage()));
             return;
+        } catch (UnsupportedVersionException e) {
+            // Its own code, as the protocol documents: the remedy is an upgrade, not a fix of the request.
+            reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.UNSUPPORTED_VERSION, e.getMessage()));
+            return;
         } catch (DuroException e) {
             reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.MALFORMED_FRAME, e.getMessage()));
             return;
@@ -109,6 +115,9 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         }
         if (request instanceof ClusterInfoRequest info) {
             return CompletableFuture.completedFuture(clusterInfo.describe(info.requestId()));
+        }
+        if (request instanceof ReplicaStatusRequest status) {
+            return CompletableFuture.completedFuture(reads.status(status));
         }
         if (request instanceof SnapshotVectorRequest vector) {
             if (!vector.linearizable()) {

@@ -7,6 +7,8 @@ import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.ReadRequest;
+import dev.duro.core.wire.ReplicaStatusReply;
+import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +58,24 @@ final class ReadService {
                     }
                     return readNow(request, partition, replica);
                 });
+    }
+
+    /** The state of this node's replica of a partition, for comparing replicas (administration, tests). */
+    ServerReply status(ReplicaStatusRequest request) {
+        PartitionStateMachine replica = consensus.replica(request.partition());
+        if (replica == null) {
+            return new ErrorReply(
+                    request.requestId(),
+                    ErrorCode.UNKNOWN_PARTITION,
+                    "node " + consensus.nodeId() + " holds no replica of partition " + request.partition());
+        }
+        PartitionStateMachine.Status status = replica.status();
+        return new ReplicaStatusReply(
+                request.requestId(),
+                request.partition(),
+                status.snapshotCounter(),
+                status.contentDigest(),
+                status.pendingCount());
     }
 
     private ServerReply readNow(ReadRequest request, int partition, PartitionStateMachine replica) {

@@ -100,7 +100,9 @@ class GlobalTerminationTest {
                 for (TxId tid : List.of(ti, tj)) {
                     Outcome outcome = awaitOutcome(node, partition, tid);
                     assertFalse(outcome.committed(), tid + " committed at partition " + partition + " on " + node);
-                    assertEquals(AbortReason.Kind.WRITTEN_KEY_READ_CONCURRENTLY, outcome.reason().kind(),
+                    assertEquals(
+                            AbortReason.Kind.WRITTEN_KEY_READ_CONCURRENTLY,
+                            outcome.reason().kind(),
                             "aborted by the stronger test: " + outcome.reason());
                 }
             }
@@ -187,17 +189,19 @@ class GlobalTerminationTest {
         DuroClient reader = cluster.newClient();
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong written = new AtomicLong();
-        Thread writes = new Thread(() -> {
-            for (long n = 1; writing.get() && n <= 10_000; n++) {
-                long value = n;
-                writer.transact(tx -> {
-                    tx.putLong(x.toUtf8(), value);
-                    tx.putLong(y.toUtf8(), value);
-                    return null;
-                });
-                written.set(n);
-            }
-        }, "global-writer");
+        Thread writes = new Thread(
+                () -> {
+                    for (long n = 1; writing.get() && n <= 10_000; n++) {
+                        long value = n;
+                        writer.transact(tx -> {
+                            tx.putLong(x.toUtf8(), value);
+                            tx.putLong(y.toUtf8(), value);
+                            return null;
+                        });
+                        written.set(n);
+                    }
+                },
+                "global-writer");
         writes.start();
         List<String> torn = new ArrayList<>();
         long reads = 0;
@@ -205,7 +209,8 @@ class GlobalTerminationTest {
         try {
             while (System.nanoTime() < deadline && torn.isEmpty()) {
                 ReadConsistency consistency = reads % 2 == 0 ? ReadConsistency.SNAPSHOT : ReadConsistency.LINEARIZABLE;
-                long[] seen = reader.readOnly(consistency, ro -> new long[] {ro.getLong(x.toUtf8()), ro.getLong(y.toUtf8())});
+                long[] seen =
+                        reader.readOnly(consistency, ro -> new long[] {ro.getLong(x.toUtf8()), ro.getLong(y.toUtf8())});
                 if (seen[0] != seen[1]) {
                     torn.add(consistency + " saw x=" + seen[0] + " y=" + seen[1]);
                 }

@@ -5,6 +5,6 @@ package dev.duro.core.wire;
  * many requests can be in flight on one connection; clients number from 1 (0 marks "unknown" in error replies).
  */
 public sealed interface ClientRequest extends Message
-        permits ReadRequest, CommitTransaction, ClusterInfoRequest, SnapshotVectorRequest {
+        permits ReadRequest, CommitTransaction, ClusterInfoRequest, SnapshotVectorRequest, ReplicaStatusRequest {
     long requestId();
 }

@@ -77,6 +77,15 @@ public final class WireCodec {
         } else if (message instanceof SnapshotVectorReply reply) {
             out.writeVarLong(reply.requestId());
             CoreCodec.writeNumbers(out, reply.cut());
+        } else if (message instanceof ReplicaStatusRequest request) {
+            out.writeVarLong(request.requestId());
+            out.writeVarLong(request.partition());
+        } else if (message instanceof ReplicaStatusReply reply) {
+            out.writeVarLong(reply.requestId());
+            out.writeVarLong(reply.partition());
+            out.writeVarLong(reply.snapshotCounter());
+            out.writeLong(reply.contentDigest());
+            out.writeVarLong(reply.pendingCount());
         } else if (message instanceof VoteMessage votes) {
             out.writeVarLong(votes.targetPartition());
             out.writeVarLong(votes.votes().size());
@@ -122,6 +131,9 @@ public final class WireCodec {
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(in.readVarLong());
             case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(in.readVarLong(), in.readBoolean());
             case SNAPSHOT_VECTOR_REPLY -> readSnapshotVector(in);
+            case REPLICA_STATUS_REQUEST -> new ReplicaStatusRequest(
+                    in.readVarLong(), in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition"));
+            case REPLICA_STATUS_REPLY -> readReplicaStatus(in);
             case READ_REPLY -> client.readReadReply(in);
             case OUTCOME_REPLY -> client.readOutcomeReply(in);
             case CLUSTER_INFO_REPLY -> clusterInfo.read(in);
@@ -138,6 +150,15 @@ public final class WireCodec {
             throw new MalformedInputException("a snapshot vector has one entry per partition");
         }
         return new SnapshotVectorReply(requestId, cut);
+    }
+
+    private static ReplicaStatusReply readReplicaStatus(ByteReader in) {
+        long requestId = in.readVarLong();
+        int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition");
+        long snapshotCounter = CoreCodec.readNonNegative(in, "snapshot counter");
+        long contentDigest = in.readLong();
+        int pendingCount = in.readVarInt(Integer.MAX_VALUE, "pending count");
+        return new ReplicaStatusReply(requestId, partition, snapshotCounter, contentDigest, pendingCount);
     }
 
     private VoteMessage readVotes(ByteReader in) {

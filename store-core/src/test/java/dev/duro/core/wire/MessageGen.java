@@ -32,6 +32,13 @@ final class MessageGen {
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(gen.anyLong());
             case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(gen.anyLong(), gen.chance(0.5));
             case SNAPSHOT_VECTOR_REPLY -> snapshotVectorReply();
+            case REPLICA_STATUS_REQUEST -> new ReplicaStatusRequest(gen.anyLong(), gen.partition());
+            case REPLICA_STATUS_REPLY -> new ReplicaStatusReply(
+                    gen.anyLong(),
+                    gen.partition(),
+                    gen.nonNegative(),
+                    gen.anyLong(),
+                    gen.chance(0.1) ? Integer.MAX_VALUE : gen.size(1000));
             case READ_REPLY -> readReply();
             case OUTCOME_REPLY -> new OutcomeReply(gen.anyLong(), gen.outcome());
             case CLUSTER_INFO_REPLY -> clusterInfoReply();

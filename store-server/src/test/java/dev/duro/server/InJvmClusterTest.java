@@ -1,0 +1,432 @@
+package dev.duro.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.duro.client.ClusterView;
+import dev.duro.client.DuroClient;
+import dev.duro.client.Transaction;
+import dev.duro.client.TransactionAbortedException;
+import dev.duro.consensus.PartitionStateMachine;
+import dev.duro.core.Bytes;
+import dev.duro.core.wire.ErrorCode;
+import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.ReadReply;
+import dev.duro.core.wire.ReadRequest;
+import dev.duro.core.wire.ReplicaStatusReply;
+import dev.duro.core.wire.ReplicaStatusRequest;
+import dev.duro.core.wire.ServerReply;
+import dev.duro.core.wire.SnapshotVectorReply;
+import dev.duro.core.wire.SnapshotVectorRequest;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three nodes in this JVM, two partitions of three replicas, driven through the real client by many threads:
+ * local and global bank transfers keep their totals exactly under concurrent read-only audits (served by any
+ * replica, followers included), read-only transactions never abort, and a client always reads its own writes.
+ * The scenarios share one cluster and use disjoint keys.
+ */
+class InJvmClusterTest {
+    private static final int PARTITIONS = 2;
+    private static final long OPENING_BALANCE = 1_000;
+
+    @TempDir
+    static Path data;
+
+    private static TestCluster cluster;
+
+    @BeforeAll
+    static void startCluster() throws IOException {
+        cluster = TestCluster.builder(data)
+                .nodes(3)
+                .partitions(PARTITIONS)
+                .replication(3)
+                .flavour(TestCluster.Flavour.IN_JVM)
+                .start();
+    }
+
+    @AfterAll
+    static void stopCluster() throws IOException {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void concurrentTransfersWithinEachPartitionKeepThatPartitionsTotalForEveryAudit() throws Exception {
+        DuroClient setup = cluster.newClient();
+        ClusterView view = setup.cluster();
+        List<List<String>> accounts = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<String> ofPartition = TestCluster.keysOf(view, p, "local-bank-", 12);
+            accounts.add(ofPartition);
+            open(setup, ofPartition);
+        }
+        long totalPerPartition = 12 * OPENING_BALANCE;
+        List<DuroClient> clients = List.of(cluster.newClient(), cluster.newClient(), cluster.newClient());
+        AtomicInteger committed = new AtomicInteger();
+        AtomicInteger gaveUp = new AtomicInteger();
+        AtomicInteger audits = new AtomicInteger();
+        AtomicInteger followerAudits = new AtomicInteger();
+        AtomicBoolean transfersDone = new AtomicBoolean();
+        Queue<String> violations = new ConcurrentLinkedQueue<>();
+
+        List<Callable<Void>> transferrers = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            DuroClient client = clients.get(t % clients.size());
+            int partition = t % PARTITIONS;
+            transferrers.add(() -> {
+                for (int i = 0; i < 30; i++) {
+                    List<String> ofPartition = accounts.get(partition);
+                    if (transfer(client, ofPartition, ofPartition)) {
+                        committed.incrementAndGet();
+                    } else {
+                        gaveUp.incrementAndGet();
+                    }
+                }
+                return null;
+            });
+        }
+        List<Callable<Void>> auditors = new ArrayList<>();
+        auditors.add(() -> {
+            // Read-only transactions over both partitions at one consistent cut, from any replica.
+            DuroClient client = clients.get(0);
+            for (int i = 0; i < 10_000 && (!transfersDone.get() || i < 5); i++) {
+                long[] sums = client.readOnly(ro -> {
+                    long[] perPartition = new long[PARTITIONS];
+                    for (int p = 0; p < PARTITIONS; p++) {
+                        for (String account : accounts.get(p)) {
+                            perPartition[p] += ro.getLong(account);
+                        }
+                    }
+                    return perPartition;
+                });
+                for (int p = 0; p < PARTITIONS; p++) {
+                    if (sums[p] != totalPerPartition) {
+                        violations.add("read-only audit saw partition " + p + " total " + sums[p]);
+                    }
+                }
+                audits.incrementAndGet();
+            }
+            return null;
+        });
+        auditors.add(() -> {
+            // An update transaction that only reads one partition commits without certification.
+            DuroClient client = clients.get(1);
+            for (int i = 0; i < 10_000 && (!transfersDone.get() || i < 5); i++) {
+                int partition = i % PARTITIONS;
+                long sum;
+                try (Transaction tx = client.begin()) {
+                    sum = 0;
+                    for (String account : accounts.get(partition)) {
+                        sum += tx.getLong(account);
+                    }
+                    assertTrue(tx.commit().versions().isEmpty(), "a read-only local transaction sends nothing");
+                }
+                if (sum != totalPerPartition) {
+                    violations.add("local read-only transaction saw partition " + partition + " total " + sum);
+                }
+                audits.incrementAndGet();
+            }
+            return null;
+        });
+        auditors.add(() -> {
+            // The same audit served entirely by a follower: its cut, and its replica's reads at that cut.
+            for (int i = 0; i < 10_000 && (!transfersDone.get() || i < 5); i++) {
+                int partition = i % PARTITIONS;
+                long sum = followerAudit(partition, accounts.get(partition));
+                if (sum != totalPerPartition) {
+                    violations.add("follower audit saw partition " + partition + " total " + sum);
+                }
+                followerAudits.incrementAndGet();
+            }
+            return null;
+        });
+
+        runConcurrently(transferrers, auditors, transfersDone);
+
+        assertEquals(List.of(), List.copyOf(violations));
+        assertTrue(
+                committed.get() >= 120, "most transfers commit: " + committed + " committed, " + gaveUp + " gave up");
+        assertTrue(audits.get() >= 10 && followerAudits.get() >= 5, "audits ran: " + audits + ", " + followerAudits);
+        for (int p = 0; p < PARTITIONS; p++) {
+            assertEquals(totalPerPartition, total(setup, accounts.get(p)), "partition " + p + " at the end");
+        }
+        assertReplicasConvergedInProcess();
+    }
+
+    @Test
+    void globalTransfersAcrossPartitionsAreSeenWholeByEveryReadOnlyAudit() throws Exception {
+        DuroClient setup = cluster.newClient();
+        ClusterView view = setup.cluster();
+        List<String> inFirst = TestCluster.keysOf(view, 0, "global-bank-", 6);
+        List<String> inSecond = TestCluster.keysOf(view, 1, "global-bank-", 6);
+        open(setup, inFirst);
+        open(setup, inSecond);
+        List<String> all = new ArrayList<>(inFirst);
+        all.addAll(inSecond);
+        long total = all.size() * OPENING_BALANCE;
+        List<DuroClient> clients = List.of(cluster.newClient(), cluster.newClient());
+        AtomicInteger committed = new AtomicInteger();
+        AtomicInteger audits = new AtomicInteger();
+        AtomicBoolean transfersDone = new AtomicBoolean();
+        Queue<String> violations = new ConcurrentLinkedQueue<>();
+
+        List<Callable<Void>> transferrers = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            DuroClient client = clients.get(t % clients.size());
+            boolean forward = t % 2 == 0;
+            transferrers.add(() -> {
+                for (int i = 0; i < 20; i++) {
+                    // Always between the partitions: every transfer is a global transaction.
+                    if (forward ? transfer(client, inFirst, inSecond) : transfer(client, inSecond, inFirst)) {
+                        committed.incrementAndGet();
+                    }
+                }
+                return null;
+            });
+        }
+        List<Callable<Void>> auditors = new ArrayList<>();
+        for (int a = 0; a < 2; a++) {
+            DuroClient client = cluster.newClient();
+            auditors.add(() -> {
+                for (int i = 0; i < 10_000 && (!transfersDone.get() || i < 5); i++) {
+                    long seen = client.readOnly(ro -> {
+                        long sum = 0;
+                        for (String account : all) {
+                            sum += ro.getLong(account);
+                        }
+                        return sum;
+                    });
+                    if (seen != total) {
+                        violations.add("read-only audit saw total " + seen);
+                    }
+                    audits.incrementAndGet();
+                }
+                return null;
+            });
+        }
+
+        runConcurrently(transferrers, auditors, transfersDone);
+
+        assertEquals(List.of(), List.copyOf(violations));
+        assertTrue(committed.get() >= 60, "most global transfers commit: " + committed);
+        assertTrue(audits.get() >= 10, "audits ran: " + audits);
+        assertEquals(total, total(setup, all));
+        long moved = 0;
+        for (String account : inFirst) {
+            moved += setup.readOnly(ro -> ro.getLong(account)) - OPENING_BALANCE;
+        }
+        assertEquals(
+                -moved,
+                total(setup, inSecond) - inSecond.size() * OPENING_BALANCE,
+                "what left one partition arrived in the other");
+        assertReplicasConvergedInProcess();
+    }
+
+    @Test
+    void aClientReadsItsOwnCommittedWritesImmediately() throws Exception {
+        AtomicBoolean writersDone = new AtomicBoolean();
+        Queue<String> violations = new ConcurrentLinkedQueue<>();
+        List<Callable<Void>> sessions = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+            DuroClient client = cluster.newClient();
+            String prefix = "session-" + c + "-";
+            sessions.add(() -> {
+                for (int i = 0; i < 25; i++) {
+                    String key = prefix + (i % 5); // overwrites too: never an older value
+                    String value = "value-" + i;
+                    client.put(key, value);
+                    String readOnly = client.get(key);
+                    if (!value.equals(readOnly)) {
+                        violations.add("read-only read of " + key + " saw " + readOnly + ", wrote " + value);
+                    }
+                    String inTransaction = client.transact(tx -> tx.get(key));
+                    if (!value.equals(inTransaction)) {
+                        violations.add("transaction read of " + key + " saw " + inTransaction + ", wrote " + value);
+                    }
+                }
+                return null;
+            });
+        }
+        // Unrelated load keeps the replicas busy, so followers lag behind the leader now and then.
+        DuroClient loader = cluster.newClient();
+        List<Callable<Void>> load = List.of(() -> {
+            for (int i = 0; i < 10_000 && !writersDone.get(); i++) {
+                int n = i;
+                loader.transact(tx -> {
+                    tx.put("session-load-" + (n % 50), "x" + n);
+                    return null;
+                });
+            }
+            return null;
+        });
+
+        runConcurrently(sessions, load, writersDone);
+
+        assertEquals(List.of(), List.copyOf(violations));
+    }
+
+    @Test
+    void replicaStatusRequestsReportWhatTheReplicasHold() throws Exception {
+        DuroClient client = cluster.newClient();
+        for (int i = 0; i < 20; i++) {
+            client.put("status-" + i, "v" + i);
+        }
+        TestCluster.Converged converged = cluster.awaitConverged();
+        for (String node : cluster.nodeIds()) {
+            for (int p = 0; p < PARTITIONS; p++) {
+                PartitionStateMachine replica = cluster.server(node).consensus().replica(p);
+                ReplicaStatusReply overTheWire = cluster.replicaStatus(node, p);
+                assertEquals(replica.snapshotCounter(), overTheWire.snapshotCounter());
+                assertEquals(replica.contentDigest(), overTheWire.contentDigest());
+                assertEquals(replica.pendingCount(), overTheWire.pendingCount());
+                ReplicaStatusReply agreed = converged.partitions().get(p);
+                assertEquals(agreed.snapshotCounter(), overTheWire.snapshotCounter());
+                assertEquals(agreed.contentDigest(), overTheWire.contentDigest());
+            }
+        }
+        try (RawConnection connection = new RawConnection(cluster.clientAddress("n1"))) {
+            ServerReply reply = connection.call(new ReplicaStatusRequest(7, PARTITIONS));
+            ErrorReply error = assertInstanceOf(ErrorReply.class, reply);
+            assertEquals(ErrorCode.UNKNOWN_PARTITION, error.code());
+        }
+    }
+
+    // ---- the bank ----
+
+    private static void open(DuroClient client, List<String> accounts) {
+        client.transact(tx -> {
+            for (String account : accounts) {
+                tx.putLong(account, OPENING_BALANCE);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Moves a random amount from a random account of {@code from} to a different one of {@code to}. Returns
+     * false if certification aborted every attempt (contention); any other failure fails the test.
+     */
+    private static boolean transfer(DuroClient client, List<String> from, List<String> to) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String source = from.get(random.nextInt(from.size()));
+        String target;
+        do {
+            target = to.get(random.nextInt(to.size()));
+        } while (target.equals(source));
+        String destination = target;
+        long amount = 1L + random.nextInt(50);
+        try {
+            client.transact(tx -> {
+                long available = tx.getLong(source);
+                long received = tx.getLong(destination);
+                tx.putLong(source, available - amount);
+                tx.putLong(destination, received + amount);
+                return null;
+            });
+            return true;
+        } catch (TransactionAbortedException contention) {
+            return false;
+        }
+    }
+
+    private static long total(DuroClient client, List<String> accounts) {
+        return client.readOnly(ro -> {
+            long sum = 0;
+            for (String account : accounts) {
+                sum += ro.getLong(account);
+            }
+            return sum;
+        });
+    }
+
+    /** Sums {@code accounts} (all of {@code partition}) entirely at a follower: its cut, its replica, raw reads. */
+    private static long followerAudit(int partition, List<String> accounts) throws IOException {
+        String leader = cluster.awaitLeader(partition);
+        String follower = cluster.replicasOf(partition).stream()
+                .filter(node -> !node.equals(leader))
+                .findFirst()
+                .orElseThrow();
+        try (RawConnection connection = new RawConnection(cluster.clientAddress(follower))) {
+            ServerReply cutReply = connection.call(new SnapshotVectorRequest(1));
+            long snapshot =
+                    assertInstanceOf(SnapshotVectorReply.class, cutReply).cut().get(partition);
+            long sum = 0;
+            long requestId = 2;
+            for (String account : accounts) {
+                ServerReply reply = connection.call(new ReadRequest(requestId++, Bytes.utf8(account), snapshot, 0));
+                ReadReply read = assertInstanceOf(ReadReply.class, reply, () -> "follower " + follower + " read");
+                assertEquals(snapshot, read.snapshot());
+                sum += read.value() == null ? 0 : Long.parseLong(read.value().toUtf8());
+            }
+            return sum;
+        }
+    }
+
+    /**
+     * Runs the workers and the observers together; once every worker is done, raises {@code workersDone} so the
+     * observers finish their current round. Fails with the first failure of any of them.
+     */
+    private static void runConcurrently(
+            List<Callable<Void>> workers, List<Callable<Void>> observers, AtomicBoolean workersDone) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(workers.size() + observers.size());
+        try {
+            List<Future<Void>> working = new ArrayList<>();
+            List<Future<Void>> observing = new ArrayList<>();
+            for (Callable<Void> worker : workers) {
+                working.add(threads.submit(worker));
+            }
+            for (Callable<Void> observer : observers) {
+                observing.add(threads.submit(observer));
+            }
+            try {
+                for (Future<Void> future : working) {
+                    future.get(Await.DEADLINE.toSeconds() * 3, TimeUnit.SECONDS);
+                }
+            } finally {
+                workersDone.set(true);
+            }
+            for (Future<Void> future : observing) {
+                future.get(Await.DEADLINE.toSeconds(), TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        if (!threads.awaitTermination(Await.DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+            throw new AssertionError("test threads did not stop");
+        }
+    }
+
+    /** Every replica of every partition holds the same content at the same SC, read in process. */
+    private static void assertReplicasConvergedInProcess() {
+        TestCluster.Converged converged = cluster.awaitConverged();
+        for (Map.Entry<Integer, ReplicaStatusReply> agreed :
+                converged.partitions().entrySet()) {
+            for (String node : cluster.replicasOf(agreed.getKey())) {
+                PartitionStateMachine replica = cluster.server(node).consensus().replica(agreed.getKey());
+                assertEquals(agreed.getValue().snapshotCounter(), replica.snapshotCounter(), node);
+                assertEquals(agreed.getValue().contentDigest(), replica.contentDigest(), node);
+            }
+        }
+    }
+}
