@@ -5,14 +5,13 @@ import dev.duro.core.wire.HostPort;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import javax.annotation.Nullable;
 
 /**
  * A read-only transaction (S-DUR §IV-E): it reads every partition at one consistent cut of the
  * vector-of-snapshots service, so it sees each global transaction entirely or not at all. It is never
  * certified, never aborts and puts nothing in any log. It always sees this client's own committed writes.
  */
-public final class ReadOnlyTransaction {
+public final class ReadOnlyTransaction implements KeyReader {
     private static final Duration SESSION_WAIT_MAX = Duration.ofSeconds(5);
 
     private final DuroClient client;
@@ -24,21 +23,8 @@ public final class ReadOnlyTransaction {
         this.consistency = consistency;
     }
 
-    public @Nullable Bytes get(Bytes key) {
-        return Transaction.join(getAsync(key));
-    }
-
-    public @Nullable String get(String key) {
-        Bytes value = get(Bytes.utf8(key));
-        return value == null ? null : value.toUtf8();
-    }
-
-    /** A value written by {@link Transaction#putLong}, or 0 when absent. */
-    public long getLong(String key) {
-        String value = get(key);
-        return value == null ? 0 : Long.parseLong(value);
-    }
-
+    /** Reads {@code key} at this transaction's cut. */
+    @Override
     public CompletableFuture<Bytes> getAsync(Bytes key) {
         client.limits().checkKey(key);
         int partition = client.cluster().partitionOf(key);

@@ -29,7 +29,7 @@ import javax.annotation.Nullable;
  * a partition fixes the transaction's snapshot there. Writes are buffered and sent at commit, where every
  * partition touched certifies the transaction. Not thread-safe; close it (or commit it) when done.
  */
-public final class Transaction implements AutoCloseable {
+public final class Transaction implements AutoCloseable, KeyReader {
     private enum State {
         OPEN,
         COMMITTED,
@@ -59,22 +59,8 @@ public final class Transaction implements AutoCloseable {
 
     // ---- reads ----
 
-    /** The value of {@code key} in this transaction's snapshot (its own writes included), or null. */
-    public @Nullable Bytes get(Bytes key) {
-        return join(getAsync(key));
-    }
-
-    public @Nullable String get(String key) {
-        Bytes value = get(Bytes.utf8(key));
-        return value == null ? null : value.toUtf8();
-    }
-
-    /** A value written by {@link #putLong}, or 0 when absent. */
-    public long getLong(String key) {
-        String value = get(key);
-        return value == null ? 0 : Long.parseLong(value);
-    }
-
+    /** Reads {@code key}: this transaction's own write if any, else the cluster at its snapshot. */
+    @Override
     public CompletableFuture<Bytes> getAsync(Bytes key) {
         requireOpen();
         client.limits().checkKey(key);
