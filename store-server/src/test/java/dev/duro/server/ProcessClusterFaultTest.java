@@ -98,6 +98,30 @@ class ProcessClusterFaultTest {
         }
     }
 
+    /**
+     * Global load (every commit writes a key in each partition) while the leader of partition 1 and then a
+     * follower are killed with {@code kill -9} and restarted: no acknowledged commit is lost at either partition,
+     * the replicas converge, and no global transaction is left pending anywhere.
+     */
+    @Test
+    void killingALeaderAndAFollowerDuringGlobalLoadLosesNothingAndLeavesNothingPending() throws Exception {
+        try (UniqueKeyWriters writers = new UniqueKeyWriters(client, "global-kill-", 3, true)) {
+            writers.awaitMoreCommits(30, "before the kills");
+            String leader = cluster.awaitLeader(1);
+            cluster.kill(leader);
+            writers.awaitMoreCommits(30, "with the leader of partition 1 (" + leader + ") down");
+            cluster.start(leader);
+            writers.awaitMoreCommits(20, "after " + leader + " restarted");
+            String follower = nodeLeadingNoPartition();
+            cluster.kill(follower);
+            writers.awaitMoreCommits(30, "with " + follower + " down");
+            cluster.start(follower);
+            writers.awaitMoreCommits(20, "after " + follower + " restarted");
+            writers.stop();
+            assertNothingLost(writers, follower);
+        }
+    }
+
     @Test
     void aNodeRestartsFromItsSnapshotAfterItsLogWasPurged() throws Exception {
         try (UniqueKeyWriters writers = new UniqueKeyWriters(client, "snapshot-restart-", 3)) {

@@ -37,8 +37,19 @@ final class UniqueKeyWriters implements AutoCloseable {
     private final AtomicIntegerArray acknowledgedPerPartition;
     private final Queue<String> failures = new ConcurrentLinkedQueue<>();
 
+    private final boolean global;
+
     UniqueKeyWriters(DuroClient client, String prefix, int threadCount) {
+        this(client, prefix, threadCount, false);
+    }
+
+    /**
+     * @param global each transaction also writes a companion key in another partition, so (with two or more
+     *     partitions) every commit is a global transaction certified by two partitions
+     */
+    UniqueKeyWriters(DuroClient client, String prefix, int threadCount, boolean global) {
         this.client = client;
+        this.global = global;
         this.view = client.cluster();
         this.prefix = prefix;
         this.acknowledgedPerPartition = new AtomicIntegerArray(view.partitionCount());
@@ -53,19 +64,31 @@ final class UniqueKeyWriters implements AutoCloseable {
         for (int i = 0; i < COMMITS_PER_THREAD_MAX && !stopping.get(); i++) {
             String key = prefix + thread + "-" + i;
             String value = "value-" + thread + "-" + i;
+            String companion = global ? companionOf(key) : null;
             try (Transaction tx = client.begin()) {
                 tx.put(key, value);
+                if (companion != null) {
+                    tx.put(companion, value);
+                }
                 tx.commit();
-                acknowledged.put(key, value);
-                acknowledgedPerPartition.incrementAndGet(view.partitionOf(Bytes.utf8(key)));
+                acknowledge(key, value);
+                if (companion != null) {
+                    acknowledge(companion, value);
+                }
             } catch (UnavailableException e) {
                 uncertain.put(key, value);
+                if (companion != null) {
+                    uncertain.put(companion, value);
+                }
                 Await.pause(20); // the cluster is changing: do not spin
             } catch (ServerErrorException e) {
                 if (e.code() == ErrorCode.NOT_READY
                         || e.code() == ErrorCode.SNAPSHOT_NOT_READY
                         || e.code() == ErrorCode.OVERLOADED) {
                     uncertain.put(key, value);
+                    if (companion != null) {
+                        uncertain.put(companion, value);
+                    }
                     Await.pause(20);
                 } else {
                     failures.add(key + ": " + e);
@@ -76,6 +99,23 @@ final class UniqueKeyWriters implements AutoCloseable {
                 failures.add(key + ": " + e);
             }
         }
+    }
+
+    private void acknowledge(String key, String value) {
+        acknowledged.put(key, value);
+        acknowledgedPerPartition.incrementAndGet(view.partitionOf(Bytes.utf8(key)));
+    }
+
+    /** A key of another partition than {@code key}'s, derived from it. */
+    private String companionOf(String key) {
+        int home = view.partitionOf(Bytes.utf8(key));
+        for (int attempt = 0; attempt < 1_000; attempt++) {
+            String candidate = key + "-pair-" + attempt;
+            if (view.partitionOf(Bytes.utf8(candidate)) != home) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no key of another partition near " + key);
     }
 
     int acknowledgedCount() {
