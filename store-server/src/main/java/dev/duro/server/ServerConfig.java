@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * a whole: every problem is reported at once, each naming its key.
  *
  * <p>Every node of a cluster shares the cluster part (name, nodes, partitions, placement, partitioner, limits,
- * certification); {@code node.id} and {@code data.dir} are the node's own. See {@code docs/configuration.md}.
+ * certification); {@code node.id} and {@code data.dir} are the node's own. The README's configuration table lists every key.
  */
 public final class ServerConfig {
     /** One member of the cluster. */
