@@ -11,9 +11,17 @@ import java.util.concurrent.CountDownLatch;
  * down gracefully.
  */
 public final class ServerMain {
+    /**
+     * gRPC (inside Ratis) logs through java.util.logging and announces its transport at INFO on every start;
+     * keep that logger at WARNING. A strong reference keeps the level from being garbage-collected away.
+     */
+    private static final java.util.logging.Logger GRPC_LOG =
+            java.util.logging.Logger.getLogger("org.apache.ratis.thirdparty.io.grpc");
+
     private ServerMain() {}
 
     public static void main(String[] args) throws Exception {
+        GRPC_LOG.setLevel(java.util.logging.Level.WARNING);
         Path configFile = null;
         Map<String, String> overrides = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {

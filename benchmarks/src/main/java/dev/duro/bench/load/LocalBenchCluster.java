@@ -4,6 +4,7 @@ import dev.duro.consensus.GroupCommitter;
 import dev.duro.server.DuroServer;
 import dev.duro.server.ServerConfig;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -91,9 +93,18 @@ final class LocalBenchCluster implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        // Stop the nodes together: stopped one by one, the survivors log a stream of failed appends to the first.
+        List<CompletableFuture<Void>> stopping = new ArrayList<>();
         for (DuroServer server : servers) {
-            server.close();
+            stopping.add(CompletableFuture.runAsync(() -> {
+                try {
+                    server.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }));
         }
+        CompletableFuture.allOf(stopping.toArray(new CompletableFuture<?>[0])).join();
         try (Stream<Path> files = Files.walk(dataDirectory)) {
             for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);
