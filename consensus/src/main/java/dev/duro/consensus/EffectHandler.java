@@ -12,6 +12,4 @@ import java.util.List;
 @FunctionalInterface
 public interface EffectHandler {
     void handle(int partition, List<Effect> effects);
-
-    EffectHandler IGNORE = (partition, effects) -> {};
 }
