@@ -1,0 +1,72 @@
+package dev.duro.bench;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.store.MultiVersionStore;
+import dev.duro.core.store.VersionedValue;
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The multiversion store on one thread: a read at the newest snapshot, and installing a workload-A writeset (4
+ * keys at one version) while garbage collection keeps {@code retained} versions readable behind it.
+ *
+ * <p>Run: {@code ./duro bench micro MultiVersionStore}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class MultiVersionStoreBenchmark {
+    /** Distinct keys in the store. */
+    @Param({"100000", "1000000"})
+    public int keys;
+
+    /** Versions kept readable behind the newest (the engine's {@code engine.snapshots-retained}). */
+    @Param({"10000"})
+    public int retained;
+
+    private MultiVersionStore store;
+    private Bytes[] keyTable;
+    private Bytes value;
+    private SplittableRandom random;
+    private long version;
+
+    @Setup
+    public void setUp() {
+        store = new MultiVersionStore();
+        keyTable = new Bytes[keys];
+        for (int i = 0; i < keys; i++) {
+            keyTable[i] = Bytes.wrap(ByteBuffer.allocate(4).putInt(i).array());
+        }
+        value = Bytes.wrap(new byte[] {1, 2, 3, 4});
+        random = new SplittableRandom(42);
+        for (int i = 0; i < keys; i += 4) {
+            install();
+        }
+    }
+
+    /** One operation installs four writes at the next version and collects what falls behind the horizon. */
+    @Benchmark
+    public long install() {
+        version++;
+        for (int i = 0; i < 4; i++) {
+            store.put(keyTable[random.nextInt(keys)], value, version);
+        }
+        store.collectGarbage(version - retained);
+        return store.versionCount();
+    }
+
+    /** One operation reads one random key at the newest snapshot. */
+    @Benchmark
+    public VersionedValue readAtNewest() {
+        return store.get(keyTable[random.nextInt(keys)], version);
+    }
+}
