@@ -278,6 +278,36 @@ public final class DuroClient implements AutoCloseable {
                 false);
     }
 
+    /**
+     * Waits until every partition has a leader and commits a probe write, so the cluster really serves.
+     *
+     * @throws UnavailableException if that does not happen within {@code timeout}
+     */
+    public ClusterView awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        DuroException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                ClusterView view = refreshCluster();
+                boolean leaders = true;
+                for (int p = 0; p < view.partitionCount(); p++) {
+                    leaders &= view.leader(p) != null;
+                }
+                if (leaders) {
+                    put("duro:ready-probe", "ready");
+                    return refreshCluster();
+                }
+            } catch (DuroException e) {
+                last = e;
+            }
+            pause(Duration.ofMillis(200));
+        }
+        throw new UnavailableException(
+                "cluster not ready within " + timeout.toSeconds() + " s"
+                        + (last == null ? "" : ": " + last.getMessage()),
+                false);
+    }
+
     /** The consistent cut (one snapshot per partition) read-only transactions read at. */
     long[] snapshotVector(HostPort node, ReadConsistency consistency) {
         boolean linearizable = consistency == ReadConsistency.LINEARIZABLE;

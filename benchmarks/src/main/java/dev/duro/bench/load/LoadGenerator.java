@@ -77,7 +77,7 @@ public final class LoadGenerator {
                 .ioThreads(2)
                 .requestTimeout(Duration.ofSeconds(30))
                 .build()) {
-            awaitReady(client);
+            client.awaitReady(Duration.ofSeconds(60));
             KeySpace keys = new KeySpace(client.cluster(), options.keysPerPartition(), options.zipfSkew());
             Report report = measure(client, keys, cluster);
             report.print(out);
@@ -88,30 +88,6 @@ public final class LoadGenerator {
             if (cluster != null) {
                 cluster.close();
             }
-        }
-    }
-
-    private static void awaitReady(DuroClient client) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            try {
-                var view = client.refreshCluster();
-                boolean leaders = true;
-                for (int p = 0; p < view.partitionCount(); p++) {
-                    leaders &= view.leader(p) != null;
-                }
-                if (leaders) {
-                    return;
-                }
-            } catch (DuroException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("cluster has no leader for some partition after 60 s");
-            }
-            Thread.sleep(100);
         }
     }
 

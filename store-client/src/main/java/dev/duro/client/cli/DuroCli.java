@@ -67,7 +67,7 @@ public final class DuroCli {
             case "shell" -> new Shell(client, System.in, System.out).run();
             case "status" -> System.out.println(client.refreshCluster());
             case "await-ready" -> {
-                ClusterView view = awaitReady(client, Duration.ofSeconds(timeoutSeconds));
+                ClusterView view = client.awaitReady(Duration.ofSeconds(timeoutSeconds));
                 System.out.println("duro cluster '" + view.clusterName() + "' ready: " + view.partitionCount()
                         + " partitions, clients on " + cluster);
             }
@@ -77,32 +77,6 @@ public final class DuroCli {
             default -> fail("unknown command '" + command + "'");
         }
         return 0;
-    }
-
-    /** Waits until every partition has a leader and accepts a write. */
-    static ClusterView awaitReady(DuroClient client, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        DuroException last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                ClusterView view = client.refreshCluster();
-                boolean leaders = true;
-                for (int p = 0; p < view.partitionCount(); p++) {
-                    leaders &= view.leader(p) != null;
-                }
-                if (leaders) {
-                    client.put("duro:ready-probe", Long.toString(System.currentTimeMillis()));
-                    return client.refreshCluster();
-                }
-            } catch (DuroException e) {
-                last = e;
-            }
-            sleep(200);
-        }
-        throw new UnavailableException(
-                "cluster not ready within " + timeout.toSeconds() + " s"
-                        + (last == null ? "" : ": " + last.getMessage()),
-                false);
     }
 
     private static String value(String[] args, int index, String flag) {
