@@ -11,6 +11,7 @@ import dev.duro.core.store.MultiVersionStore;
 import dev.duro.core.store.VersionedValue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -525,7 +526,7 @@ public final class PartitionEngine {
             }
             fresh.add(global);
         }
-        java.util.Collections.reverse(fresh);
+        Collections.reverse(fresh);
         long from = Math.max(0, Math.min(publishedUpTo, snapshotCounter));
         return new Frontier(partition, from, snapshotCounter, fresh);
     }
