@@ -88,7 +88,9 @@ public final class ServerConfig {
                         in.integer("engine.outcomes-retained", 100_000, 1, 10_000_000))
                 .withTimeouts(
                         in.integer("engine.vote-resend-after-millis", 50, 1, 60_000),
-                        in.integer("engine.abort-request-after-millis", 1_000, 1, 600_000));
+                        // Longer than a Raft election (1-2 s): a leader change alone must not abort global
+                        // transactions whose part is still in flight at that partition.
+                        in.integer("engine.abort-request-after-millis", 3_000, 1, 600_000));
         fsync = in.bool("raft.fsync", true);
         snapshotEveryEntries = in.integer("raft.snapshot-every-entries", 20_000, 1, Integer.MAX_VALUE);
         batchCommandsMax = in.integer("raft.batch-commands-max", 1_000, 1, 100_000);

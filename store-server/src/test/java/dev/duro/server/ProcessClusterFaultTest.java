@@ -254,6 +254,8 @@ class ProcessClusterFaultTest {
         Map<String, String> acknowledged = writers.acknowledged();
         assertTrue(acknowledged.size() >= 100, "the load committed: " + acknowledged.size());
         assertEquals(acknowledged, readThroughClient(acknowledged.keySet()), "acknowledged commits read back");
+        Map<String, String> aborted = writers.aborted();
+        assertEquals(Map.of(), readThroughClient(aborted.keySet()), "keys of aborted transactions stay invisible");
         Map<String, String> uncertain = writers.uncertain();
         Map<String, String> uncertainRead = readThroughClient(uncertain.keySet());
         uncertain.forEach((key, value) -> {

@@ -6,6 +6,7 @@ import dev.duro.client.ServerErrorException;
 import dev.duro.client.Transaction;
 import dev.duro.client.TransactionAbortedException;
 import dev.duro.client.UnavailableException;
+import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
 import dev.duro.core.wire.ErrorCode;
 import java.util.ArrayList;
@@ -34,6 +35,9 @@ final class UniqueKeyWriters implements AutoCloseable {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final Map<String, String> acknowledged = new ConcurrentHashMap<>();
     private final Map<String, String> uncertain = new ConcurrentHashMap<>();
+    /** Keys of global commits aborted by an abort request (S-DUR §IV-F): they must never become visible. */
+    private final Map<String, String> aborted = new ConcurrentHashMap<>();
+
     private final AtomicIntegerArray acknowledgedPerPartition;
     private final Queue<String> failures = new ConcurrentLinkedQueue<>();
 
@@ -94,6 +98,12 @@ final class UniqueKeyWriters implements AutoCloseable {
                     failures.add(key + ": " + e);
                 }
             } catch (TransactionAbortedException e) {
+                if (companion != null && e.reason().kind() == AbortReason.Kind.ABORT_REQUESTED) {
+                    // A participant's leader died with the part in flight; the other partition gave up on it.
+                    aborted.put(key, value);
+                    aborted.put(companion, value);
+                    continue;
+                }
                 failures.add(key + " aborted, though no other transaction touches it: " + e.getMessage());
             } catch (RuntimeException e) {
                 failures.add(key + ": " + e);
@@ -165,6 +175,10 @@ final class UniqueKeyWriters implements AutoCloseable {
 
     Map<String, String> acknowledged() {
         return Map.copyOf(acknowledged);
+    }
+
+    Map<String, String> aborted() {
+        return Map.copyOf(aborted);
     }
 
     Map<String, String> uncertain() {
