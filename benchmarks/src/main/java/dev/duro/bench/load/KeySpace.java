@@ -1,20 +1,23 @@
 package dev.duro.bench.load;
 
-import dev.duro.client.ClusterView;
 import dev.duro.core.Bytes;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.function.ToIntFunction;
 
 /**
  * Keys of each partition (4-byte big-endian integers, as the paper's workloads use 4-byte keys), found by asking
- * the cluster's partitioner, and a uniform or zipfian choice among them.
+ * the system's partitioner, and a uniform or zipfian choice among them.
  */
-final class KeySpace {
+public final class KeySpace {
     private final Bytes[][] keysByPartition;
     private final double[] zipfCumulative;
 
-    KeySpace(ClusterView view, int keysPerPartition, double zipfSkew) {
-        int partitions = view.partitionCount();
+    /**
+     * @param partitions how many partitions the system has (1 when it is not partitioned)
+     * @param partitionOf the partition holding a key
+     */
+    public KeySpace(int partitions, ToIntFunction<Bytes> partitionOf, int keysPerPartition, double zipfSkew) {
         keysByPartition = new Bytes[partitions][keysPerPartition];
         int[] filled = new int[partitions];
         int remaining = partitions;
@@ -22,7 +25,7 @@ final class KeySpace {
             Bytes key = Bytes.wrap(new byte[] {
                 (byte) (candidate >>> 24), (byte) (candidate >>> 16), (byte) (candidate >>> 8), (byte) candidate
             });
-            int partition = view.partitionOf(key);
+            int partition = partitionOf.applyAsInt(key);
             if (filled[partition] < keysPerPartition) {
                 keysByPartition[partition][filled[partition]++] = key;
                 if (filled[partition] == keysPerPartition) {
@@ -49,16 +52,26 @@ final class KeySpace {
         return cumulative;
     }
 
-    int partitions() {
+    public int partitions() {
         return keysByPartition.length;
     }
 
-    Bytes pick(int partition, SplittableRandom random) {
+    public int keysPerPartition() {
+        return keysByPartition[0].length;
+    }
+
+    /** A key of {@code partition}, uniform or zipfian by rank. */
+    public Bytes pick(int partition, SplittableRandom random) {
         Bytes[] keys = keysByPartition[partition];
         if (zipfCumulative == null) {
             return keys[random.nextInt(keys.length)];
         }
         int index = Arrays.binarySearch(zipfCumulative, random.nextDouble());
         return keys[Math.min(keys.length - 1, index >= 0 ? index : -index - 1)];
+    }
+
+    /** The key of rank {@code rank} in {@code partition} (a fixed order, for workloads that address entities). */
+    public Bytes key(int partition, int rank) {
+        return keysByPartition[partition][rank];
     }
 }

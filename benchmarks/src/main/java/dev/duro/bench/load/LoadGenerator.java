@@ -1,23 +1,17 @@
 package dev.duro.bench.load;
 
-import dev.duro.client.DuroClient;
-import dev.duro.client.Transaction;
-import dev.duro.client.TransactionAbortedException;
-import dev.duro.core.AbortReason;
-import dev.duro.core.Bytes;
-import dev.duro.core.DuroException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
@@ -29,73 +23,59 @@ import org.HdrHistogram.Recorder;
  * HdrHistograms; aborts are counted by reason and not retried, so the abort rate is the protocol's.
  */
 public final class LoadGenerator {
-    /** The three classes of transaction reported separately. */
-    enum Kind {
-        LOCAL,
-        GLOBAL,
-        READ_ONLY
-    }
-
     private final LoadOptions options;
     private final PrintStream out;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicBoolean measuring = new AtomicBoolean(false);
-    private final Map<Kind, Recorder> latencies = new EnumMap<>(Kind.class);
-    private final Map<Kind, LongAdder> commits = new EnumMap<>(Kind.class);
-    private final Map<AbortReason.Kind, LongAdder> aborts = new EnumMap<>(AbortReason.Kind.class);
+    private final Map<TxKind, Recorder> latencies = new EnumMap<>(TxKind.class);
+    private final Map<TxKind, LongAdder> commits = new EnumMap<>(TxKind.class);
+    private final Map<String, LongAdder> aborts = new ConcurrentHashMap<>();
     private final LongAdder errors = new LongAdder();
     private volatile String lastErrorText = "";
 
     public LoadGenerator(LoadOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
-        for (Kind kind : Kind.values()) {
+        for (TxKind kind : TxKind.values()) {
             latencies.put(kind, new Recorder(3));
             commits.put(kind, new LongAdder());
         }
-        for (AbortReason.Kind kind : AbortReason.Kind.values()) {
-            aborts.put(kind, new LongAdder());
-        }
     }
 
-    /** Runs the benchmark; returns false when nothing committed. */
+    /** Runs the benchmark against the cluster it starts or the one given; returns false when nothing committed. */
     public boolean run() throws IOException, InterruptedException {
-        LocalBenchCluster cluster = null;
-        String seeds = options.cluster();
-        if (seeds == null) {
+        Target target;
+        if (options.cluster() == null) {
             out.printf(
                     Locale.ROOT,
                     "starting %d node(s), %d partition(s) x %d replicas, in this process ...%n",
                     options.replicas(),
                     options.partitions(),
                     options.replicas());
-            cluster = new LocalBenchCluster(options.partitions(), options.replicas());
-            seeds = cluster.seeds();
+            target = DuroTarget.start(options.partitions(), options.replicas());
+        } else {
+            target = DuroTarget.connect(options.cluster());
         }
-        try (DuroClient client = DuroClient.builder()
-                .seeds(seeds)
-                .ioThreads(2)
-                .requestTimeout(Duration.ofSeconds(30))
-                .build()) {
-            client.awaitReady(Duration.ofSeconds(60));
-            KeySpace keys = new KeySpace(client.cluster(), options.keysPerPartition(), options.zipfSkew());
-            Report report = measure(client, keys, cluster);
+        try (target) {
+            Report report = run(target);
             report.print(out);
             report.write(options.outputDirectory());
             out.println("results: " + options.outputDirectory().resolve("result.json") + " and result.csv");
             return report.committed() > 0;
-        } finally {
-            if (cluster != null) {
-                cluster.close();
-            }
         }
     }
 
-    private Report measure(DuroClient client, KeySpace keys, LocalBenchCluster cluster) throws InterruptedException {
+    /** Runs the workload against {@code target}: warm-up, then the measured period. */
+    public Report run(Target target) throws InterruptedException {
+        KeySpace keys = target.keySpace(options.keysPerPartition(), options.zipfSkew());
+        return measure(target, keys);
+    }
+
+    private Report measure(Target target, KeySpace keys) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < options.clients(); c++) {
-            SplittableRandom random = new SplittableRandom(0x5eed + c);
-            Thread thread = new Thread(() -> clientLoop(client, keys, random), "bench-client-" + c);
+            TxSource source = options.workload().source(keys, options, new SplittableRandom(0x5eed + c));
+            Thread thread = new Thread(() -> clientLoop(target, source), "bench-client-" + c);
             thread.setDaemon(true);
             thread.start();
             threads.add(thread);
@@ -107,7 +87,7 @@ public final class LoadGenerator {
         commits.values().forEach(LongAdder::reset);
         aborts.values().forEach(LongAdder::reset);
         errors.reset();
-        long[] batchingBefore = cluster == null ? null : cluster.commandsAndEntries();
+        long[] batchingBefore = target.commandsAndEntries();
         long cpuBefore = processCpuNanos();
         long started = System.nanoTime();
         measuring.set(true);
@@ -115,16 +95,16 @@ public final class LoadGenerator {
         measuring.set(false);
         double seconds = (System.nanoTime() - started) / 1e9;
         long cpu = processCpuNanos() - cpuBefore;
-        long[] batchingAfter = cluster == null ? null : cluster.commandsAndEntries();
+        long[] batchingAfter = target.commandsAndEntries();
         running.set(false);
-        Map<Kind, Histogram> histograms = new EnumMap<>(Kind.class);
+        Map<TxKind, Histogram> histograms = new EnumMap<>(TxKind.class);
         latencies.forEach((kind, recorder) -> histograms.put(kind, recorder.getIntervalHistogram()));
         for (Thread thread : threads) {
             thread.join(5_000);
         }
-        Map<Kind, Long> committed = new EnumMap<>(Kind.class);
+        Map<TxKind, Long> committed = new EnumMap<>(TxKind.class);
         commits.forEach((kind, adder) -> committed.put(kind, adder.sum()));
-        Map<AbortReason.Kind, Long> aborted = new EnumMap<>(AbortReason.Kind.class);
+        Map<String, Long> aborted = new TreeMap<>();
         aborts.forEach((kind, adder) -> aborted.put(kind, adder.sum()));
         double commandsPerEntry = batchingBefore == null || batchingAfter[1] == batchingBefore[1]
                 ? Double.NaN
@@ -169,74 +149,24 @@ public final class LoadGenerator {
         return commits.values().stream().mapToLong(LongAdder::sum).sum();
     }
 
-    private void clientLoop(DuroClient client, KeySpace keys, SplittableRandom random) {
-        Workload workload = options.workload();
-        byte[] value = new byte[workload.valueBytes()];
-        while (running.get()) {
-            boolean global = random.nextInt(100) < options.globalPercent();
-            List<Bytes> chosen = chooseKeys(keys, random, global, workload.reads());
-            Kind kind = workload.readOnly() ? Kind.READ_ONLY : global ? Kind.GLOBAL : Kind.LOCAL;
-            long begun = System.nanoTime();
-            try {
-                if (workload.readOnly()) {
-                    client.readOnly(ro -> {
-                        for (Bytes key : chosen) {
-                            ro.get(key);
-                        }
-                        return null;
-                    });
-                } else {
-                    runUpdate(client, chosen, workload.writes(), value, random);
+    private void clientLoop(Target target, TxSource source) {
+        try (Target.Session session = target.session()) {
+            while (running.get()) {
+                TxPlan plan = source.next();
+                long begun = System.nanoTime();
+                try {
+                    session.execute(plan);
+                    latencies.get(plan.kind()).recordValue(Math.min((System.nanoTime() - begun) / 1_000, 60_000_000L));
+                    commits.get(plan.kind()).increment();
+                } catch (PlanAbortedException e) {
+                    aborts.computeIfAbsent(e.reason(), reason -> new LongAdder())
+                            .increment();
+                } catch (RuntimeException e) {
+                    errors.increment();
+                    lastErrorText = "(" + e.getClass().getSimpleName() + ")";
                 }
-                latencies.get(kind).recordValue(Math.min((System.nanoTime() - begun) / 1_000, 60_000_000L));
-                commits.get(kind).increment();
-            } catch (TransactionAbortedException e) {
-                aborts.get(e.reason().kind()).increment();
-            } catch (DuroException e) {
-                errors.increment();
-                lastErrorText = "(" + e.getClass().getSimpleName() + ")";
             }
         }
-    }
-
-    private static void runUpdate(
-            DuroClient client, List<Bytes> keys, int writes, byte[] value, SplittableRandom random) {
-        try (Transaction tx = client.begin()) {
-            for (Bytes key : keys) {
-                tx.get(key);
-            }
-            for (int i = 0; i < writes && i < keys.size(); i++) {
-                random.nextBytes(value);
-                tx.put(keys.get(i), Bytes.copyOf(value));
-            }
-            tx.commit();
-        }
-    }
-
-    /** Distinct keys, spread round robin over one partition (local) or several (global). */
-    private List<Bytes> chooseKeys(KeySpace keys, SplittableRandom random, boolean global, int count) {
-        int[] partitions = global
-                ? distinctPartitions(keys.partitions(), options.globalPartitions(), random)
-                : new int[] {random.nextInt(keys.partitions())};
-        Set<Bytes> chosen = new LinkedHashSet<>();
-        for (int i = 0; chosen.size() < count && i < count * 20; i++) {
-            chosen.add(keys.pick(partitions[chosen.size() % partitions.length], random));
-        }
-        return new ArrayList<>(chosen);
-    }
-
-    private static int[] distinctPartitions(int partitions, int count, SplittableRandom random) {
-        int[] all = new int[partitions];
-        for (int i = 0; i < partitions; i++) {
-            all[i] = i;
-        }
-        for (int i = 0; i < count; i++) {
-            int j = i + random.nextInt(partitions - i);
-            int swap = all[i];
-            all[i] = all[j];
-            all[j] = swap;
-        }
-        return java.util.Arrays.copyOf(all, count);
     }
 
     private static long processCpuNanos() {

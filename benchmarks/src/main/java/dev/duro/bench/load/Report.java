@@ -1,6 +1,5 @@
 package dev.duro.bench.load;
 
-import dev.duro.core.AbortReason;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,15 +10,15 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /** The result of one load run: printed as a table, written as JSON and CSV. */
-final class Report {
+public final class Report {
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};
 
     private final LoadOptions options;
     private final double seconds;
-    private final Map<LoadGenerator.Kind, Long> committed;
-    private final Map<AbortReason.Kind, Long> aborted;
+    private final Map<TxKind, Long> committed;
+    private final Map<String, Long> aborted;
     private final long errors;
-    private final Map<LoadGenerator.Kind, Histogram> latencies;
+    private final Map<TxKind, Histogram> latencies;
     private final double cpuSeconds;
     private final double commandsPerEntry;
     private final double entriesPerSecond;
@@ -27,10 +26,10 @@ final class Report {
     Report(
             LoadOptions options,
             double seconds,
-            Map<LoadGenerator.Kind, Long> committed,
-            Map<AbortReason.Kind, Long> aborted,
+            Map<TxKind, Long> committed,
+            Map<String, Long> aborted,
             long errors,
-            Map<LoadGenerator.Kind, Histogram> latencies,
+            Map<TxKind, Histogram> latencies,
             double cpuSeconds,
             double commandsPerEntry,
             double entriesPerSecond) {
@@ -96,7 +95,7 @@ final class Report {
                 "p99 ms",
                 "p99.9 ms",
                 "max ms");
-        for (Map.Entry<LoadGenerator.Kind, Histogram> entry : latencies.entrySet()) {
+        for (Map.Entry<TxKind, Histogram> entry : latencies.entrySet()) {
             long count = committed.get(entry.getKey());
             if (count == 0) {
                 continue;
@@ -115,7 +114,7 @@ final class Report {
         }
         aborted.forEach((kind, count) -> {
             if (count > 0) {
-                out.printf(Locale.ROOT, "aborts %-32s %d%n", kind.name().toLowerCase(Locale.ROOT), count);
+                out.printf(Locale.ROOT, "aborts %-32s %d%n", kind.toLowerCase(Locale.ROOT), count);
             }
         });
     }
@@ -156,17 +155,17 @@ final class Report {
                 number(entriesPerSecond)));
         out.append("  \"aborts\": {");
         String separator = "";
-        for (Map.Entry<AbortReason.Kind, Long> entry : aborted.entrySet()) {
+        for (Map.Entry<String, Long> entry : aborted.entrySet()) {
             out.append(separator)
                     .append('"')
-                    .append(entry.getKey().name())
+                    .append(entry.getKey())
                     .append("\": ")
                     .append(entry.getValue());
             separator = ", ";
         }
         out.append("},\n  \"classes\": {\n");
         separator = "";
-        for (Map.Entry<LoadGenerator.Kind, Histogram> entry : latencies.entrySet()) {
+        for (Map.Entry<TxKind, Histogram> entry : latencies.entrySet()) {
             Histogram h = entry.getValue();
             out.append(separator)
                     .append(String.format(
@@ -197,7 +196,7 @@ final class Report {
                     .append("_ms");
         }
         out.append('\n');
-        for (Map.Entry<LoadGenerator.Kind, Histogram> entry : latencies.entrySet()) {
+        for (Map.Entry<TxKind, Histogram> entry : latencies.entrySet()) {
             long count = committed.get(entry.getKey());
             out.append(entry.getKey().name().toLowerCase(Locale.ROOT))
                     .append(',')

@@ -1,0 +1,39 @@
+package dev.duro.bench.load;
+
+/**
+ * A system under test: Duro (started here or reached with {@code --cluster}), classical DUR, or a peer store.
+ * Closed-loop clients each open a {@link Session} and run plans through it.
+ */
+public interface Target extends AutoCloseable {
+    /** A short name for reports, e.g. {@code duro-2x3}. */
+    String name();
+
+    /** The keys workloads choose from, grouped by the partition that holds them (one group if unpartitioned). */
+    KeySpace keySpace(int keysPerPartition, double zipfSkew);
+
+    /** A connection for one client thread. */
+    Session session();
+
+    /**
+     * Commands and log entries the system has written so far, {@code {commands, entries}}, where it can tell
+     * (batching figures); null otherwise.
+     */
+    default long[] commandsAndEntries() {
+        return null;
+    }
+
+    @Override
+    void close();
+
+    /** Runs plans for one client thread. */
+    interface Session extends AutoCloseable {
+        /**
+         * Runs one plan to its end. Returns normally when it committed; throws {@link PlanAbortedException} when
+         * the system refused it (certification, a failed compare); any other exception is an error.
+         */
+        void execute(TxPlan plan);
+
+        @Override
+        default void close() {}
+    }
+}
