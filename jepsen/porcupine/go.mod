@@ -2,4 +2,4 @@ module duro.dev/jepsen/porcupine
 
 go 1.21
 
-require github.com/anishathalye/porcupine v1.3.1 // indirect
+require github.com/anishathalye/porcupine v1.3.1
