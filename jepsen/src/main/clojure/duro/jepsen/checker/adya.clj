@@ -47,21 +47,34 @@
           :raw raw})
        (finally (.delete file))))))
 
+(defn normalize-type
+  "adya's name for an anomaly type in our checker's terms (its G-single-item is our G-single), or nil for
+  its reports that are not anomalies of their own (empty-transaction-graph, the model-level
+  ...-cycle-exists summaries)."
+  [type]
+  (let [t (name type)]
+    (when-not (or (= t "empty-transaction-graph") (.endsWith t "-cycle-exists"))
+      (keyword (.replace t "G-single-item" "G-single")))))
+
 (defn cross-check
   "Checks a list-append history with our checker and with adya, side by side. Options as for
-  list-append/check. Returns {:valid? ..., :agree? bool, :ours {...}, :adya {...}, :explanation (when they
-  disagree)}: they agree when their verdicts are equal; a disagreement makes :valid? false."
+  list-append/check. Returns {:valid? ..., :agree? bool, :same-types? bool, :ours {...}, :adya {...},
+  :explanation (when they disagree)}: they agree when their verdicts are equal; a disagreement makes :valid?
+  false. :same-types? tells whether they also named the same anomaly types (adya's normalized with
+  normalize-type); it is informational, as the two may pick different example cycles in a component."
   ([history] (cross-check history {}))
   ([history opts]
    (let [ours (list-append/check history opts)
          theirs (check history opts)
-         agree? (= (:valid? ours) (:valid? theirs))]
+         agree? (= (:valid? ours) (:valid? theirs))
+         adya-types (into (sorted-set) (keep normalize-type) (:anomaly-types theirs))]
      (when-not agree?
        (binding [*out* *err*]
          (println "LIST-APPEND CHECKERS DISAGREE: ours" (:valid? ours) (:anomaly-types ours)
                   "adya" (:valid? theirs) (:anomaly-types theirs))))
      (cond-> {:valid? (and agree? (:valid? ours))
               :agree? agree?
+              :same-types? (= (set (:anomaly-types ours)) adya-types)
               :ours ours
               :adya (dissoc theirs :raw)}
        (not agree?) (assoc :explanation

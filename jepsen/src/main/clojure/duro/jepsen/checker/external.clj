@@ -19,7 +19,7 @@
   "A file under the module's target directory, its parent directories created."
   ^java.io.File [& path]
   (let [f (apply io/file (module-dir) "target" path)]
-    (.mkdirs (.getParentFile f))
+    (.mkdirs (.getParentFile ^java.io.File f))
     f))
 
 (defn on-path?

@@ -55,7 +55,7 @@
                   (aset counter 0 (inc i))
                   (.push stack v)
                   (aset on-stack v true)
-                  (.push work (object-array [v (.iterator ^Iterable (or (seq (succ v)) []))]))))
+                  (.push work (object-array [v (let [^Iterable s (or (seq (succ v)) [])] (.iterator s))]))))
         close! (fn [v]
                  (let [v (int v)]
                    (when (= (aget low v) (aget index v))

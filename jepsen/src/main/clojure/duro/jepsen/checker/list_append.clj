@@ -80,14 +80,22 @@
   (and (<= (count a) (count b)) (= a (subvec b 0 (count a)))))
 
 (defn- version-orders
-  "Each key's version order: the distinct elements of its longest read (the first such read on ties)."
+  "Each key's longest read (the first such read on ties; [] if every read of it was empty)."
   [reads]
   (reduce (fn [m {:keys [key value]}]
-            (if (> (count value) (count (get-in m [key :longest] [])))
-              (assoc m key {:longest value})
-              m))
+            (if (> (count value) (count (get m key)))
+              (assoc m key value)
+              (update m key #(or % []))))
           {}
           reads))
+
+(defn- first-repeat
+  "The position of the first element of `xs` that repeats an earlier one, or nil."
+  [xs]
+  (loop [i 0, seen (transient #{})]
+    (when (< i (count xs))
+      (let [x (nth xs i)]
+        (if (contains? seen x) i (recur (inc i) (conj! seen x)))))))
 
 (defn- incompatible-orders
   "Reads that are not a prefix of their key's longest read, one example per distinct list."
@@ -104,13 +112,21 @@
                                  (pr-str (longest k)) ", nor an extension of it")}))))
 
 (defn- duplicate-elements
-  "Reads holding an element more than once."
-  [txns reads]
-  (for [r reads
-        :let [dups (->> (frequencies (:value r)) (filter #(> (val %) 1)) (map key) sort)]
-        :when (seq dups)]
-    {:key (:key r) :elements (vec dups) :op (op-of (txns (:txn r)))
-     :explanation (str (tname (txns (:txn r))) " read key " (:key r) " with " (pr-str (vec dups)) " more than once")}))
+  "Reads holding an element more than once. A read that is a prefix of its key's longest read can only do
+  so if it reaches past the first repeat in that longest read, so only those (and incompatible reads) are
+  counted."
+  [txns reads longest]
+  (let [repeats (update-vals longest first-repeat)]
+    (for [r reads
+          :let [k (:key r)
+                v (:value r)]
+          :when (if (prefix? v (longest k))
+                  (when-let [p (repeats k)] (> (count v) p))
+                  (first-repeat v))
+          :let [dups (->> (frequencies v) (filter #(> (val %) 1)) (map key) sort)]
+          :when (seq dups)]
+      {:key k :elements (vec dups) :op (op-of (txns (:txn r)))
+       :explanation (str (tname (txns (:txn r))) " read key " k " with " (pr-str (vec dups)) " more than once")})))
 
 (defn- duplicate-appends
   "(key, value) pairs appended more than once: the workload guarantees they are unique."
@@ -120,32 +136,46 @@
     {:key k :value v :ops (mapv #(op-of (txns (:txn %))) as)
      :explanation (str "value " v " was appended to key " k " " (count as) " times")}))
 
+(defn- read-elements
+  "The distinct [key element] pairs read, sorted. Reads that are prefixes of their key's longest read hold
+  nothing the longest does not, so only the longest reads and the incompatible ones are scanned."
+  [reads longest]
+  (into (sorted-set)
+        cat
+        [(for [[k l] longest, e l] [k e])
+         (for [r reads :when (not (prefix? (:value r) (longest (:key r)))), e (:value r)] [(:key r) e])]))
+
+(defn- first-reader
+  "The first read of key k (in `reads`) holding element e."
+  [reads k e]
+  (first (filter #(and (= k (:key %)) (some #{e} (:value %))) reads)))
+
 (defn- element-anomalies
-  "G1a, G1b and garbage reads: what each read's elements say about their writers. `writer` maps [k v] to the
-  appending transaction's id; `last-append` maps [txn-id k] to that transaction's final value appended to k."
-  [txns reads writer last-append]
-  (let [found (for [{:keys [txn key value]} reads
-                    [i e] (map-indexed vector value)
-                    :let [reader (txns txn)
-                          w (some-> (writer [key e]) txns)
-                          final? (= i (dec (count value)))]]
-                (cond
-                  (nil? w)
-                  [:garbage-read {:key key :element e :op (op-of reader)
-                                  :explanation (str (tname reader) " read element " e " of key " key
-                                                    ", which no transaction appended")}]
-
-                  (= :fail (:type w))
-                  [:G1a {:key key :element e :op (op-of reader) :writer (op-of w)
-                         :explanation (str (tname reader) " read element " e " of key " key ", appended by "
-                                           (tname w) ", which failed (aborted read)")}]
-
-                  (and final? (not= (:id w) txn) (not= e (last-append [(:id w) key])))
-                  [:G1b {:key key :element e :op (op-of reader) :writer (op-of w)
-                         :explanation (str (tname reader) " read key " key " ending in " e ", but " (tname w)
-                                           " went on to append " (last-append [(:id w) key])
-                                           " to it (intermediate read)")}]))]
-    (reduce (fn [m [type a]] (update m type (fnil conj []) a)) {} (remove nil? found))))
+  "G1a, G1b and garbage reads: what the elements read say about their writers. `writer` maps [k v] to the
+  appending transaction's id; `last-append` maps [txn-id k] to that transaction's final value appended to k.
+  G1a and garbage reads are reported once per element, naming the first read holding it."
+  [txns reads longest writer last-append]
+  (let [g1a-garbage (for [[k e] (read-elements reads longest)
+                          :let [w (some-> (writer [k e]) txns)]
+                          :when (or (nil? w) (= :fail (:type w)))
+                          :let [reader (txns (:txn (first-reader reads k e)))]]
+                      (if (nil? w)
+                        [:garbage-read {:key k :element e :op (op-of reader)
+                                        :explanation (str (tname reader) " read element " e " of key " k
+                                                          ", which no transaction appended")}]
+                        [:G1a {:key k :element e :op (op-of reader) :writer (op-of w)
+                               :explanation (str (tname reader) " read element " e " of key " k ", appended by "
+                                                 (tname w) ", which failed (aborted read)")}]))
+        g1b (for [{:keys [txn key value]} reads
+                  :let [e (peek value)
+                        w (when (seq value) (some-> (writer [key e]) txns))]
+                  :when (and w (not= :fail (:type w)) (not= (:id w) txn) (not= e (last-append [(:id w) key])))
+                  :let [reader (txns txn)]]
+              [:G1b {:key key :element e :op (op-of reader) :writer (op-of w)
+                     :explanation (str (tname reader) " read key " key " ending in " e ", but " (tname w)
+                                       " went on to append " (last-append [(:id w) key])
+                                       " to it (intermediate read)")}])]
+    (reduce (fn [m [type a]] (update m type (fnil conj []) a)) {} (concat g1a-garbage g1b))))
 
 (defn- internal-anomalies
   "Reads that contradict what the transaction itself did earlier: after its own read of a key and appends,
@@ -178,29 +208,35 @@
 ;; ---------------------------------------------------------------------------------------------------------
 ;; Dependency graph
 
+(defn- next-element
+  "The element after e (nil: the initial state) in key k's version order, or nil."
+  [{:keys [orders positions]} k e]
+  (when-let [pos (if (nil? e) -1 (get-in positions [k e]))]
+    (get (orders k) (inc pos))))
+
+(defn- vertex-writer
+  "The id of the graph transaction that appended e to k, or nil."
+  [{:keys [txns writer]} k e]
+  (when-let [w (writer [k e])]
+    (when (vertex? (txns w)) w)))
+
 (defn- data-edges
-  "ww, wr and rw edges [from to label reason] from the version orders and `reads`, the reads that are prefixes
-  of their key's longest read (the others are :incompatible-order already)."
-  [txns reads orders writer]
-  (let [vertex-of (fn [k e] (when-let [w (writer [k e])] (when (vertex? (txns w)) w)))
-        positions (into {} (for [[k order] orders] [k (zipmap order (range))]))]
-    (concat
-      (for [[k order] orders
-            [e1 e2] (partition 2 1 order)
-            :let [a (vertex-of k e1), b (vertex-of k e2)]
-            :when (and a b)]
-        [a b :ww {:key k :value e1 :next e2}])
-      (for [{:keys [txn key value]} reads
-            :let [order (orders key)
-                  e (peek value)
-                  pos (if (seq value) ((positions key) e) -1)
-                  nxt (get order (inc pos))
-                  w (when e (vertex-of key e))
-                  n (when nxt (vertex-of key nxt))]
-            edge [(when w [w txn :wr {:key key :value e}])
-                  (when n [txn n :rw {:key key :value e :next nxt}])]
-            :when edge]
-        edge))))
+  "ww, wr and rw edges [from to label] from the version orders and `reads`, the reads that are prefixes of
+  their key's longest read (the others are :incompatible-order already)."
+  [{:keys [orders] :as ctx} reads]
+  (concat
+    (for [[k order] orders
+          [e1 e2] (partition 2 1 order)
+          :let [a (vertex-writer ctx k e1), b (vertex-writer ctx k e2)]
+          :when (and a b)]
+      [a b :ww])
+    (for [{:keys [txn key value]} reads
+          :let [e (peek value)
+                w (when e (vertex-writer ctx key e))
+                n (some->> (next-element ctx key e) (vertex-writer ctx key))]
+          edge [(when w [w txn :wr]) (when n [txn n :rw])]
+          :when edge]
+      edge)))
 
 (defn- process-edges
   "Process order: each committed transaction precedes the process's next transaction in the graph."
@@ -208,7 +244,7 @@
   (for [[_ ts] (group-by :process (filter vertex? txns))
         [a b] (partition 2 1 ts)
         :when (= :ok (:type a))]
-    [(:id a) (:id b) :process {}]))
+    [(:id a) (:id b) :process]))
 
 (defn- realtime-edges
   "Real-time order, transitively reduced: walking the history, each invocation gets an edge from every
@@ -222,16 +258,29 @@
       (case kind
         nil (persistent! out)
         :invoke (recur more frontier (assoc preds id frontier)
-                       (reduce #(conj! %1 [%2 id :realtime {}]) out (sort frontier)))
+                       (reduce #(conj! %1 [%2 id :realtime]) out (sort frontier)))
         :complete (recur more (conj (reduce disj frontier (preds id)) id) (dissoc preds id) out)))))
 
-(defn- reasons
-  "The first reason recorded for each [from to label]."
-  [edges]
-  (reduce (fn [m [a b label reason]]
-            (if (contains? m [a b label]) m (assoc m [a b label] reason)))
-          {}
-          edges))
+(defn- reason
+  "Why a data edge from `from` to `to` exists: {:key :value :next} (the elements involved), found again from
+  the transactions' micro-ops, so that only the edges of reported cycles pay for it."
+  [{:keys [txns] :as ctx} from to label]
+  (let [written-by? (fn [k e id] (and e (= id (vertex-writer ctx k e))))]
+    (first
+      (case label
+        :ww (for [[f k v] (:mops (txns from))
+                  :let [n (when (= :append f) (next-element ctx k v))]
+                  :when (written-by? k n to)]
+              {:key k :value v :next n})
+        :wr (for [[f k v] (:mops (txns to))
+                  :when (and (= :r f) (written-by? k (peek (vec v)) from))]
+              {:key k :value (peek (vec v))})
+        :rw (for [[f k v] (:mops (txns from))
+                  :when (= :r f)
+                  :let [e (peek (vec v))]
+                  :when (written-by? k (next-element ctx k e) to)]
+              {:key k :value e :next (next-element ctx k e)})
+        nil))))
 
 ;; ---------------------------------------------------------------------------------------------------------
 ;; Cycles
@@ -276,8 +325,8 @@
 
 (defn- explain-step
   "Why the step's source transaction precedes its target."
-  [txns why {:keys [from to label]}]
-  (let [a (txns from), b (txns to), {:keys [key value next]} (why [from to label])]
+  [{:keys [txns] :as ctx} {:keys [from to label]}]
+  (let [a (txns from), b (txns to), {:keys [key value next]} (reason ctx from to label)]
     (case label
       :ww (str (tname a) " appended " value " to key " key ", and " (tname b) " appended " next " right after it")
       :wr (str (tname b) " read key " key " ending in " value ", which " (tname a) " appended")
@@ -289,11 +338,11 @@
 
 (defn- cycle-example
   "A reportable cycle: its transactions and each step with its explanation."
-  [txns why steps]
+  [{:keys [txns] :as ctx} steps]
   {:cycle (mapv #(op-of (txns (:from %))) steps)
    :steps (mapv (fn [s] (assoc (select-keys s [:label]) :from (tname (txns (:from s)))
                                :to (tname (txns (:to s)))
-                               :explanation (explain-step txns why s)))
+                               :explanation (explain-step ctx s)))
                 steps)})
 
 (defn- component-cycles
@@ -352,21 +401,23 @@
          reads (vec (reads txns))
          writer (into {} (map (juxt (juxt :key :value) :txn)) appends)
          last-append (into {} (map (juxt (juxt :txn :key) :value)) appends)
-         longest (into {} (map (fn [[k v]] [k (:longest v)])) (version-orders reads))
-         orders (into {} (map (fn [[k v]] [k (vec (distinct v))])) longest)
+         longest (version-orders reads)
+         orders (update-vals longest (comp vec distinct))
+         ctx {:txns txns
+              :writer writer
+              :orders orders
+              :positions (update-vals orders #(zipmap % (range)))}
          compatible (filterv #(prefix? (:value %) (longest (:key %))) reads)
-         data (data-edges txns compatible orders writer)
-         edges (concat data (process-edges txns) (realtime-edges txns))
+         edges (concat (data-edges ctx compatible) (process-edges txns) (realtime-edges txns))
          graph (g/build (count txns) edges)
-         why (reasons edges)
          direct (merge-with into
-                            (element-anomalies txns reads writer last-append)
+                            (element-anomalies txns reads longest writer last-append)
                             {:incompatible-order (vec (incompatible-orders txns reads longest))
-                             :duplicate-elements (vec (duplicate-elements txns reads))
+                             :duplicate-elements (vec (duplicate-elements txns reads longest))
                              :duplicate-appends (vec (duplicate-appends txns appends))
                              :internal (vec (internal-anomalies txns))})
          cyclic (update-vals (cycles graph (map :id (filter vertex? txns)) budget)
-                             #(mapv (partial cycle-example txns why) %))
+                             #(mapv (partial cycle-example ctx) %))
          anomalies (into (sorted-map) (remove (comp empty? val)) (merge direct cyclic))
          types (vec (keys anomalies))
          serializable? (not-any? (complement strict-only?) types)
