@@ -10,7 +10,8 @@
 // A completion follows its invocation on the same process. The history's order is its clock: an operation
 // is called at its invocation's line and returns at its completion's. A "fail" operation never happened
 // and is dropped. An "info" operation (or one never completed) returns at infinity with an unknown output,
-// so it may take effect any time after its call, or (placed after everything else) never.
+// so it may take effect any time after its call, or (placed after everything else) never; "info" reads
+// are dropped, as they change nothing and tell nothing.
 //
 // It prints one JSON object a line: one per key, {"key":3,"result":"ok"|"illegal"|"unknown","ops":12}, in
 // key order, then the verdict {"valid":true|false|"unknown","keys":n}. The exit status is 0 whatever the
@@ -179,18 +180,22 @@ func load(r io.Reader) (map[int64][]porcupine.Operation, error) {
 			}
 			ops[p.key] = append(ops[p.key], porcupine.Operation{ClientId: int(process), Input: p.in, Call: p.call, Output: out, Return: line})
 		case "info":
-			ops[p.key] = append(ops[p.key], unknown(process, p))
+			addUnknown(ops, process, p)
 		}
 	}
 	for process, p := range open {
-		ops[p.key] = append(ops[p.key], unknown(process, p))
+		addUnknown(ops, process, p)
 	}
 	return ops, sc.Err()
 }
 
-// unknown is an operation whose outcome is unknown: it returns at infinity.
-func unknown(process int64, p pending) porcupine.Operation {
-	return porcupine.Operation{ClientId: int(process), Input: p.in, Call: p.call, Output: output{Unknown: true}, Return: math.MaxInt64}
+// addUnknown adds an operation whose outcome is unknown: it returns at infinity. Reads are left out, as
+// they change nothing and tell nothing.
+func addUnknown(ops map[int64][]porcupine.Operation, process int64, p pending) {
+	if p.in.F == "read" {
+		return
+	}
+	ops[p.key] = append(ops[p.key], porcupine.Operation{ClientId: int(process), Input: p.in, Call: p.call, Output: output{Unknown: true}, Return: math.MaxInt64})
 }
 
 func main() {

@@ -13,11 +13,19 @@
                                 (contains? (:unknown result) k) :unknown
                                 :else true)])))
 
+(defn- combine
+  "One verdict from two that do not contradict each other: false if either is, else true if either is,
+  else :unknown."
+  [a b]
+  (cond (or (false? a) (false? b)) false
+        (or (true? a) (true? b)) true
+        :else :unknown))
+
 (defn check
   "Runs both checkers. Options are passed to both (:budget for ours, :timeout-s for porcupine). Returns
   {:valid? ..., :agree? bool, :ours (register/check's result), :porcupine (porcupine/check's result),
   :disagreements {k {:ours v :porcupine v}}, :explanation (when they disagree)}. Keys where either gave up
-  (:unknown) are not disagreements; :valid? is :unknown if ours gave up and nothing failed."
+  (:unknown) are not disagreements: :valid? is then the other's verdict, :unknown if both gave up."
   ([history] (check history {}))
   ([history opts]
    (let [ours (register/check history opts)
@@ -32,7 +40,7 @@
      (when-not agree?
        (binding [*out* *err*]
          (println "LINEARIZABILITY CHECKERS DISAGREE:" disagreements)))
-     (cond-> {:valid? (if agree? (:valid? ours) false)
+     (cond-> {:valid? (if agree? (combine (:valid? ours) (:valid? theirs)) false)
               :agree? agree?
               :ours ours
               :porcupine theirs

@@ -94,8 +94,16 @@
       (aset nxt p (int e))
       (when (>= n 0) (aset prv n (int e))))))
 
-(defn check-key
-  "Checks one key's ops (see key-ops) from the initial value nil within `budget` search steps. Returns
+(defn- unwritten-read
+  "An :ok read of a value that no write or cas (of any outcome but :fail) could have written, or nil: such a
+  read rules linearizability out at once, however large the search would be."
+  [ops]
+  (let [written (set (keep (fn [{:keys [f] arg :value}] (case f :write arg :cas (second arg) nil)) ops))]
+    (first (filter (fn [{:keys [f ok?] v :value}] (and (= :read f) ok? (some? v) (not (written v)))) ops))))
+
+(defn- search
+  "Searches for a linearization of one key's ops (see key-ops) from the initial value nil within `budget`
+  search steps. Returns
   {:valid? true}, {:valid? :unknown :explanation ...} when the budget ran out, or {:valid? false :op ...
   :explanation ... :linearized [...]} naming the operation that could not be linearized after the longest
   linearizable prefix found."
@@ -147,6 +155,17 @@
               (relink! next prev (aget call-entry i))
               (recur (aget next (aget call-entry i)) value' stack' (if (:ret op) (dec done) done) (inc steps)
                      best))))))))
+
+(defn check-key
+  "Checks one key's ops (see key-ops): a read of a value nobody wrote fails at once, else the search decides
+  (see search)."
+  [ops budget]
+  (if-let [op (unwritten-read ops)]
+    {:valid? false
+     :op (:complete op)
+     :linearized []
+     :explanation (str (describe op) " (completed at index " (:ret op) ") returned a value no operation wrote")}
+    (search ops budget)))
 
 (defn check
   "Checks that every key's operations are linearizable for a CAS register. Options: :budget, search steps
