@@ -15,7 +15,8 @@
   another), :duplicate-elements (a read holding an element twice), :duplicate-appends (a (key, value)
   appended twice), :garbage-read (an element nobody appended), :G1a (aborted read: an element appended by a
   :fail transaction), :G1b (intermediate read: a list ending in an element its writer followed with another
-  append to the same key), :internal (a read contradicting the transaction's own earlier reads and appends).
+  append to the same key), :internal (a read contradicting the transaction's own earlier reads and appends),
+  :future-read (a read holding an element the transaction appends only later).
 
   Cycles of the graph are found per strongly connected component and classified like Elle's: :G0 (ww only),
   :G1c (ww and wr), :G-single (exactly one rw), :G2-item (two or more rw), and the -process / -realtime
@@ -204,6 +205,19 @@
       {:op (op-of t) :mop mop :expected expected
        :explanation (str (tname t) " read " (pr-str mop) " but its own earlier operations imply "
                          (pr-str expected))})))
+
+(defn- future-reads
+  "Reads that hold an element the transaction itself appends only later."
+  [txns]
+  (for [t txns :when (= :ok (:type t))
+        :let [mops (vec (:mops t))]
+        [i [f k v :as mop]] (map-indexed vector mops)
+        :when (= :r f)
+        :let [later (set (for [[f' k' v'] (subvec mops (inc i)) :when (and (= :append f') (= k k'))] v'))
+              e (when (seq later) (some later v))]
+        :when e]
+    {:op (op-of t) :mop mop :element e
+     :explanation (str (tname t) " read " (pr-str mop) ", holding " e " before appending " e " itself")}))
 
 ;; ---------------------------------------------------------------------------------------------------------
 ;; Dependency graph
@@ -415,7 +429,8 @@
                             {:incompatible-order (vec (incompatible-orders txns reads longest))
                              :duplicate-elements (vec (duplicate-elements txns reads longest))
                              :duplicate-appends (vec (duplicate-appends txns appends))
-                             :internal (vec (internal-anomalies txns))})
+                             :internal (vec (internal-anomalies txns))
+                             :future-read (vec (future-reads txns))})
          cyclic (update-vals (cycles graph (map :id (filter vertex? txns)) budget)
                              #(mapv (partial cycle-example ctx) %))
          anomalies (into (sorted-map) (remove (comp empty? val)) (merge direct cyclic))

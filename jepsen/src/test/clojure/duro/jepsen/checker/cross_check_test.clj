@@ -36,3 +36,11 @@
           (is (= (if (= model :serializable) serializable? (empty? types)) (:valid? result)))
           (when (= model :strict-serializable)
             (is (:same-types? result) (pr-str (:anomaly-types (:adya result))))))))))
+
+(deftest adya-agrees-on-direct-anomalies
+  (skip-unless adya/available? "cargo"
+    (doseq [type [:duplicate-elements :internal :future-read]]
+      (testing type
+        (let [result (adya/cross-check (list-append-test/direct-cases type))]
+          (is (:agree? result) (:explanation result))
+          (is (:same-types? result)))))))
