@@ -66,11 +66,11 @@
     {:txn (:id t) :key k :value v}))
 
 (defn- reads
-  "The reads of :ok transactions, in order: {:txn id :key k :value list :pos i}, i the micro-op's position."
+  "The reads of :ok transactions, in order: {:txn id :key k :value list}."
   [txns]
   (for [t txns :when (= :ok (:type t))
-        [i [f k v]] (map-indexed vector (:mops t)) :when (= :r f)]
-    {:txn (:id t) :key k :value (vec v) :pos i}))
+        [f k v] (:mops t) :when (= :r f)]
+    {:txn (:id t) :key k :value (vec v)}))
 
 ;; ---------------------------------------------------------------------------------------------------------
 ;; Direct anomalies
