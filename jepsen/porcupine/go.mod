@@ -1,4 +1,4 @@
-module duro.dev/jepsen/porcupine
+module duro/jepsen/porcupine
 
 go 1.21
 
