@@ -1,6 +1,6 @@
 (ns duro.jepsen.test-runner
-  "Runs every test namespace under duro.jepsen (those whose names end in -test) and exits non-zero on any
-  failure or error, so Maven's test phase fails with them."
+  "Runs every test namespace under duro.jepsen (those whose names end in -test), or those named on the command
+  line, and exits non-zero on any failure or error, so Maven's test phase fails with them."
   (:require [clojure.java.io :as io]
             [clojure.string :as str]
             [clojure.test :as t]))
@@ -19,8 +19,10 @@
                    symbol))
          sort)))
 
-(defn -main [& _]
-  (let [nss (test-namespaces)]
+(defn -main
+  "Runs the named test namespaces, or, with no arguments, every one found."
+  [& args]
+  (let [nss (if (seq args) (map symbol args) (test-namespaces))]
     (when (empty? nss)
       (println "no test namespaces found under target/test-classes")
       (System/exit 1))
