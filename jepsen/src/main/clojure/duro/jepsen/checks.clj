@@ -1,0 +1,126 @@
+(ns duro.jepsen.checks
+  "Composes the checkers per workload. The checkers themselves live in duro.jepsen.checker.* (each
+  (check opts history) -> {:valid? true|false|:unknown ...}); they are resolved at run time, so a checker that
+  is missing reports :unknown (\"checker not available\") instead of breaking the run.
+
+  Next to them run a few cheap smoke checks of our own (:smoke/...) and a liveness check (:recovery): after
+  every fault is healed, the cluster must serve again.")
+
+(def checkers
+  "Per workload, the checker namespaces whose `check` runs on the history."
+  {:list-append ['duro.jepsen.checker.list-append 'duro.jepsen.checker.adya]
+   :register ['duro.jepsen.checker.linearizable]
+   :bank ['duro.jepsen.checker.bank]
+   :set ['duro.jepsen.checker.set]})
+
+(defn- resolve-check [ns-sym]
+  (try (requiring-resolve (symbol (str ns-sym) "check"))
+       (catch Throwable _ nil)))
+
+(defn run-checker
+  [ns-sym opts history]
+  (if-let [f (resolve-check ns-sym)]
+    (try (let [r (f opts history)]
+           (if (map? r) r {:valid? :unknown :error (str "checker returned " (pr-str r))}))
+         (catch Throwable t
+           {:valid? :unknown :error (str "checker threw: " t)}))
+    {:valid? :unknown :error "checker not available"}))
+
+;; ---- smoke checks ----
+
+(defn- client-ops [history] (remove #(= :nemesis (:process %)) history))
+
+(defn- oks [history f] (filter #(and (= :ok (:type %)) (= f (:f %))) (client-ops history)))
+
+(defn smoke-bank
+  "Every ok read sees all accounts, the total, and no negative balance."
+  [{:keys [accounts total]} history]
+  (let [bad (for [op (oks history :read)
+                  :let [m (:value op)]
+                  :when (or (not= (set accounts) (set (keys m)))
+                            (some nil? (vals m))
+                            (not= total (reduce + 0 (keep identity (vals m))))
+                            (some #(and % (neg? %)) (vals m)))]
+              (select-keys op [:index :process :value]))]
+    {:valid? (empty? bad) :reads (count (oks history :read)) :bad-reads (vec (take 10 bad))}))
+
+(defn smoke-set
+  "Every acknowledged add is in the final read; nothing never attempted is."
+  [_ history]
+  (let [final (last (oks history :read))
+        added (set (map :value (oks history :add)))
+        attempted (set (map :value (filter #(and (= :invoke (:type %)) (= :add (:f %))) history)))]
+    (if-not final
+      {:valid? :unknown :error "no final read completed"}
+      (let [present (set (:value final))
+            lost (sort (remove present added))
+            unexpected (sort (remove attempted present))]
+        {:valid? (and (empty? lost) (empty? unexpected))
+         :acknowledged (count added) :present (count present)
+         :lost (vec (take 20 lost)) :lost-count (count lost)
+         :unexpected (vec (take 20 unexpected))}))))
+
+(defn- prefix? [a b] (= (seq a) (seq (take (count a) b))))
+
+(defn smoke-list-append
+  "For every key, the lists read by ok transactions are prefixes of one another (one order of appends), hold
+  no duplicates, contain only attempted appends, and the longest contains every acknowledged append."
+  [_ history]
+  (let [txns (oks history :txn)
+        reads (for [op txns, [f k v] (:value op) :when (= f :r)] [k v])
+        by-key (group-by first reads)
+        acked (reduce (fn [m [k v]] (update m k (fnil conj #{}) v)) {}
+                      (for [op txns, [f k v] (:value op) :when (= f :append)] [k v]))
+        attempted (reduce (fn [m [k v]] (update m k (fnil conj #{}) v)) {}
+                          (for [op history :when (and (= :invoke (:type op)) (= :txn (:f op)))
+                                [f k v] (:value op) :when (= f :append)] [k v]))
+        errors (for [[k kvs] by-key
+                     :let [lists (distinct (map second kvs))
+                           longest (apply max-key count lists)]
+                     err (concat
+                          (for [l lists :when (not (prefix? l longest))]
+                            {:key k :type :incompatible-order :read l :longest longest})
+                          (for [l lists :when (not= (count l) (count (distinct l)))]
+                            {:key k :type :duplicate :read l})
+                          (for [x longest :when (not (contains? (get attempted k) x))]
+                            {:key k :type :phantom :value x})
+                          (for [x (get acked k) :when (not (some #{x} longest))]
+                            {:key k :type :lost-append :value x}))]
+                 err)]
+    {:valid? (empty? errors) :error-count (count errors) :errors (vec (take 20 errors))}))
+
+(defn recovery
+  "After the faults were healed the cluster served again: some client operation completed :ok in the final
+  quiet phase, and every final operation completed :ok."
+  [{:keys [quiet-from-ns]} history]
+  (let [late-ok (count (filter #(and (= :ok (:type %)) (not= :nemesis (:process %))
+                                     (>= (:time %) quiet-from-ns))
+                               history))
+        final-ok? (every? #(= :ok (:type %)) (filter :final? (remove #(= :invoke (:type %)) history)))]
+    {:valid? (and (pos? late-ok) final-ok?) :ok-after-heal late-ok :final-reads-ok? final-ok?}))
+
+(def smoke
+  {:list-append smoke-list-append
+   :bank smoke-bank
+   :set smoke-set})
+
+(defn merge-valid
+  "false if any is false; else :unknown if all are :unknown; else true."
+  [vs]
+  (cond (some false? vs) false
+        (every? #(= :unknown %) vs) :unknown
+        :else true))
+
+(defn check
+  "Runs every checker of the workload; returns {:valid? ... :checkers {name result}}."
+  [workload opts history]
+  (let [results (merge
+                 (into {} (for [sym (get checkers workload)]
+                            [(keyword (name sym)) (run-checker sym opts history)]))
+                 (when-let [f (smoke workload)]
+                   {(keyword "smoke" (name workload)) (try (f opts history)
+                                                           (catch Throwable t {:valid? :unknown :error (str t)}))})
+                 {:recovery (recovery opts history)})]
+    {:valid? (merge-valid (map :valid? (vals results)))
+     :unknown (vec (sort (for [[k r] results :when (= :unknown (:valid? r))] k)))
+     :checkers results}))
