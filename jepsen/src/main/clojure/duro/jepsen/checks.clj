@@ -4,7 +4,8 @@
   is missing reports :unknown (\"checker not available\") instead of breaking the run.
 
   Next to them run a few cheap smoke checks of our own (:smoke/...) and a liveness check (:recovery): after
-  every fault is healed, the cluster must serve again.")
+  every fault is healed, the cluster must serve again."
+  (:require [clojure.string]))
 
 (def checkers
   "Per workload, the checker namespaces whose `check` runs on the history."
@@ -116,7 +117,7 @@
   [workload opts history]
   (let [results (merge
                  (into {} (for [sym (get checkers workload)]
-                            [(keyword (name sym)) (run-checker sym opts history)]))
+                            [(keyword (last (clojure.string/split (name sym) #"\."))) (run-checker sym opts history)]))
                  (when-let [f (smoke workload)]
                    {(keyword "smoke" (name workload)) (try (f opts history)
                                                            (catch Throwable t {:valid? :unknown :error (str t)}))})

@@ -37,7 +37,7 @@
 
 (defn render!
   [file {:keys [title history windows result]}]
-  (let [W 1500 H 920
+  (let [W 1500 H 950
         img (BufferedImage. W H BufferedImage/TYPE_INT_RGB)
         g ^Graphics2D (.createGraphics img)
         cs (completions history)
@@ -46,8 +46,8 @@
         left 90 right (- W 40)
         x-of (fn [t] (+ left (* (- right left) (/ t t-max))))
         ;; panels
-        tp-top 110 tp-bot 440
-        lat-top 500 lat-bot 850
+        tp-top 140 tp-bot 470
+        lat-top 530 lat-bot 880
         secs (int (Math/ceil t-max))
         per-sec (fn [type] (let [v (int-array (inc secs))]
                              (doseq [c cs :when (= type (:type c))]
@@ -77,7 +77,7 @@
       (.setColor g Color/DARK_GRAY)
       (.drawString g (format "%d ok, %d fail, %d info; %d faults" (counts :ok 0) (counts :fail 0) (counts :info 0)
                              (count windows))
-                   (- W 420) 62))
+                   (- W 420) 36))
     ;; fault windows across both panels
     (.setFont g (Font. Font/SANS_SERIF Font/BOLD 13))
     (doseq [w windows]
@@ -118,7 +118,7 @@
     (.drawRect g left tp-top (- right left) (- tp-bot tp-top))
     (.drawRect g left lat-top (- right left) (- lat-bot lat-top))
     (.setFont g (Font. Font/SANS_SERIF Font/BOLD 14))
-    (.drawString g "throughput (completions per second)" left (- tp-top 40))
+    (.drawString g "throughput (completions per second)" left (- tp-top 45))
     (.drawString g "latency (each operation, log scale)" left (- lat-top 10))
     ;; throughput lines
     (.setStroke g (BasicStroke. 2.0))
@@ -136,7 +136,7 @@
     ;; legend
     (.setFont g (Font. Font/SANS_SERIF Font/PLAIN 13))
     (doseq [[i type] (map-indexed vector [:ok :fail :info])]
-      (let [x (+ (- W 420) (* i 110)) y (- tp-top 40)]
+      (let [x (+ (- W 420) (* i 110)) y (- tp-top 45)]
         (.setColor g (colors type)) (.fillRect g x (- y 10) 14 10)
         (.setColor g Color/BLACK) (.drawString g (name type) (+ x 20) y)))
     (.dispose g)
