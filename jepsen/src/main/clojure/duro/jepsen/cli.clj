@@ -42,7 +42,7 @@
 
 (defn profile-tests [name]
   (case name
-    "short" [{:workload :list-append :nemesis [:partition :kill] :time-limit 45}
+    "short" [{:workload :list-append :nemesis [:partition :kill] :time-limit 40}
              {:workload :register :nemesis [:pause] :time-limit 30}
              {:workload :bank :nemesis [:kill] :time-limit 30}
              {:workload :set :nemesis [:partition] :time-limit 30}]
