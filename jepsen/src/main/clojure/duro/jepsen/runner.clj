@@ -28,7 +28,11 @@
    :bank bank/workload
    :set set-wl/workload})
 
-(defn- nemesis-label [kinds] (if (seq kinds) (str/join "," (map name kinds)) "none"))
+(defn- nemesis-label
+  "partition+kill: no commas, as the run directory holds the nodes' data directories and Ratis reads a comma
+  in its storage path as a list separator."
+  [kinds]
+  (if (seq kinds) (str/join "+" (map name kinds)) "none"))
 
 (defn- exp-sleep-ms
   "An exponential pause whose mean keeps all workers together at rate ops/s."
