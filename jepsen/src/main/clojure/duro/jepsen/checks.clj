@@ -105,13 +105,20 @@
 
 (defn recovery
   "After the faults were healed the cluster served again: some client operation completed :ok in the final
-  quiet phase, and every final operation completed :ok."
+  quiet phase, and every final operation (retried a few times) completed :ok at its last attempt."
   [{:keys [quiet-from-ns]} history]
   (let [late-ok (count (filter #(and (= :ok (:type %)) (not= :nemesis (:process %))
                                      (>= (:time %) quiet-from-ns))
                                history))
-        final-ok? (every? #(= :ok (:type %)) (filter :final? (remove #(= :invoke (:type %)) history)))]
-    {:valid? (and (pos? late-ok) final-ok?) :ok-after-heal late-ok :final-reads-ok? final-ok?}))
+        finals (->> history
+                    (filter #(and (:final? %) (not= :invoke (:type %))))
+                    (group-by #(or (:final-id %) (:value %))))
+        failed (vec (for [[id attempts] finals :when (not= :ok (:type (last attempts)))] id))]
+    {:valid? (and (pos? late-ok) (empty? failed))
+     :ok-after-heal late-ok
+     :final-ops (count finals)
+     :final-attempts (reduce + 0 (map count (vals finals)))
+     :final-failed failed}))
 
 (def smoke
   {:list-append smoke-list-append

@@ -123,9 +123,9 @@
             (future-cancel progress)
             ;; final reads, retried until ok (each attempt is in the history)
             (with-open [client (db/client test)]
-              (doseq [op ((:final-ops wl))]
+              (doseq [[i op] (map-indexed vector ((:final-ops wl)))]
                 (loop [attempt 1 process final-process]
-                  (let [done (invoke! client process (assoc op :final? true))]
+                  (let [done (invoke! client process (assoc op :final? true :final-id i))]
                     (when (and (not= :ok (:type done)) (< attempt 20))
                       (u/sleep-ms 2000)
                       (recur (inc attempt) (if (= :info (:type done)) (+ process concurrency) process)))))))
