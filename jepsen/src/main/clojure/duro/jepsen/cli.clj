@@ -32,7 +32,7 @@
    [nil "--nodes N" "Duro nodes (each in its own network namespace)" :default 3 :parse-fn parse-long]
    [nil "--partitions N" "Duro partitions (one Raft group each, replicated on every node)" :default 2
     :parse-fn parse-long]
-   [nil "--seed N" "random seed" :default nil :parse-fn parse-long]
+   [nil "--seed N" "random seed" :default nil :default-desc "the clock" :parse-fn parse-long]
    [nil "--quiet SECONDS" "healed phase before the final reads" :default 10 :parse-fn parse-long]
    [nil "--snapshot-every N" "raft.snapshot-every-entries for the nodes (small, so wiped nodes catch up by snapshot)"
     :default 200 :parse-fn parse-long]

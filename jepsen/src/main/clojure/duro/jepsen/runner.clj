@@ -53,6 +53,7 @@
               :procs (atom {})}
         queue (ConcurrentLinkedQueue.)
         timeline-windows (atom [])
+        final-from (atom nil)
         summary (atom {:workload workload :nemesis (nemesis-label nemesis) :dir (str dir)})]
     (u/log "==== test" (name workload) "x" (nemesis-label nemesis) "for" time-limit "s ->" (str dir))
     (spit (io/file dir "test.edn") (pr-str (dissoc opts :rng)))
@@ -122,6 +123,7 @@
                 final-process (inc (reduce max concurrency last-procs))]
             (future-cancel progress)
             ;; final reads, retried until ok (each attempt is in the history)
+            (reset! final-from (now))
             (with-open [client (db/client test)]
               (doseq [[i op] (map-indexed vector ((:final-ops wl)))]
                 (loop [attempt 1 process final-process]
@@ -144,7 +146,9 @@
                   _ (store/write-edn! (io/file dir "results.edn") result)
                   _ (try (timeline/render! (io/file dir "timeline.png")
                                            {:title (str (name workload) " x " (nemesis-label nemesis))
-                                            :history hist :windows @timeline-windows :result result})
+                                            :history hist :windows @timeline-windows :result result
+                                            :marks (cond-> [{:t-s (/ quiet-from 1e9) :label "healed: quiet phase"}]
+                                                     @final-from (conj {:t-s (/ @final-from 1e9) :label "final reads"}))})
                          (catch Throwable t (u/log "timeline failed:" (str t))))
                   c (frequencies (map :type (remove #(or (= :invoke (:type %)) (= :nemesis (:process %))) hist)))
                   anomalies (vec (for [[k r] (:checkers result) :when (false? (:valid? r))] k))]

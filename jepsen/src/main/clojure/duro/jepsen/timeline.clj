@@ -36,7 +36,7 @@
     (some #(when (>= (* % mag) raw) (* % mag)) [1 2 5 10])))
 
 (defn render!
-  [file {:keys [title history windows result]}]
+  [file {:keys [title history windows result marks]}]
   (let [W 1500 H 950
         img (BufferedImage. W H BufferedImage/TYPE_INT_RGB)
         g ^Graphics2D (.createGraphics img)
@@ -92,6 +92,15 @@
                             (when-let [s (get-in w [:start :shape])] (str " " (name s))))
                      (int (+ x0 4)) (- tp-top 8))
         (.setFont g (Font. Font/SANS_SERIF Font/BOLD 13))))
+    ;; phase marks: dashed vertical lines
+    (.setFont g (Font. Font/SANS_SERIF Font/PLAIN 11))
+    (doseq [{:keys [t-s label]} marks]
+      (let [x (int (x-of t-s))]
+        (.setColor g (Color. 90 90 90))
+        (.setStroke g (BasicStroke. 1.0 BasicStroke/CAP_BUTT BasicStroke/JOIN_MITER 10.0 (float-array [6 4]) 0.0))
+        (.drawLine g x tp-top x lat-bot)
+        (.drawString g ^String label (+ x 4) (+ tp-top 14))))
+    (.setStroke g (BasicStroke. 1.0))
     ;; axes
     (.setFont g (Font. Font/SANS_SERIF Font/PLAIN 12))
     (let [step (nice-step t-max 15)]
