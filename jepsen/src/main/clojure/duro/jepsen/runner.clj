@@ -143,7 +143,7 @@
                                             @timeline-windows))
                   check-opts (merge (:check-opts wl) {:quiet-from-ns quiet-from :workload workload})
                   result (checks/check workload check-opts hist)
-                  _ (store/write-edn! (io/file dir "results.edn") result)
+                  _ (store/write-edn! (io/file dir "results.edn") (assoc result :check-opts check-opts))
                   _ (try (timeline/render! (io/file dir "timeline.png")
                                            {:title (str (name workload) " x " (nemesis-label nemesis))
                                             :history hist :windows @timeline-windows :result result
