@@ -103,6 +103,15 @@
                  err)]
     {:valid? (empty? errors) :error-count (count errors) :errors (vec (take 20 errors))}))
 
+(defn- final-key
+  "Which final operation an attempt belongs to: :final-id, or for histories without it, the keys it reads."
+  [op]
+  (or (:final-id op)
+      (let [v (:value op)]
+        (cond (and (vector? v) (seq v) (every? vector? v)) [(:f op) (mapv second v)]
+              (vector? v) [(:f op) (first v)]
+              :else (:f op)))))
+
 (defn recovery
   "After the faults were healed the cluster served again: some client operation completed :ok in the final
   quiet phase, and every final operation (retried a few times) completed :ok at its last attempt."
@@ -112,7 +121,7 @@
                                history))
         finals (->> history
                     (filter #(and (:final? %) (not= :invoke (:type %))))
-                    (group-by #(or (:final-id %) (:value %))))
+                    (group-by final-key))
         failed (vec (for [[id attempts] finals :when (not= :ok (:type (last attempts)))] id))]
     {:valid? (and (pos? late-ok) (empty? failed))
      :ok-after-heal late-ok
@@ -142,6 +151,9 @@
                    {(keyword "smoke" (name workload)) (try (f opts history)
                                                            (catch Throwable t {:valid? :unknown :error (str t)}))})
                  {:recovery (recovery opts history)})]
-    {:valid? (merge-valid (map :valid? (vals results)))
+    ;; :recovery is about liveness; with every consistency check :unknown the verdict is :unknown
+    {:valid? (let [consistency (map :valid? (vals (dissoc results :recovery)))
+                   v (merge-valid (map :valid? (vals results)))]
+               (if (and (true? v) (every? #(= :unknown %) consistency)) :unknown v))
      :unknown (vec (sort (for [[k r] results :when (= :unknown (:valid? r))] k)))
      :checkers results}))
