@@ -35,6 +35,15 @@
         mag (Math/pow 10 (Math/floor (Math/log10 (max raw 1e-9))))]
     (some #(when (>= (* % mag) raw) (* % mag)) [1 2 5 10])))
 
+(defn window-detail
+  "The small label under a fault's name: its targets, or for a partition its shape and the cut links."
+  [w]
+  (if-let [cut (get-in w [:start :cut])]
+    (str (some-> (get-in w [:start :shape]) name) ": "
+         (str/join " " (sort (distinct (for [[a bs] cut, b bs] (str/join "-" (sort [a b])))))) " cut")
+    (str (str/join "," (map name (:targets w)))
+         (when-let [p (get-in w [:start :percent])] (str " " p "% loss")))))
+
 (defn render!
   [file {:keys [title history windows result marks]}]
   (let [W 1500 H 950
@@ -88,9 +97,7 @@
         (.setColor g (Color. (.getRed c) (.getGreen c) (.getBlue c)))
         (.drawString g (name (:kind w)) (int (+ x0 4)) (- tp-top 22))
         (.setFont g (Font. Font/SANS_SERIF Font/PLAIN 11))
-        (.drawString g (str (str/join "," (map name (:targets w)))
-                            (when-let [s (get-in w [:start :shape])] (str " " (name s))))
-                     (int (+ x0 4)) (- tp-top 8))
+        (.drawString g ^String (window-detail w) (int (+ x0 4)) (- tp-top 8))
         (.setFont g (Font. Font/SANS_SERIF Font/BOLD 13))))
     ;; phase marks: dashed vertical lines
     (.setFont g (Font. Font/SANS_SERIF Font/PLAIN 11))
