@@ -54,6 +54,7 @@
         queue (ConcurrentLinkedQueue.)
         timeline-windows (atom [])
         final-from (atom nil)
+        stop-workers? (atom false)
         summary (atom {:workload workload :nemesis (nemesis-label nemesis) :dir (str dir)})]
     (u/log "==== test" (name workload) "x" (nemesis-label nemesis) "for" time-limit "s ->" (str dir))
     (spit (io/file dir "test.edn") (pr-str (dissoc opts :rng)))
@@ -72,7 +73,6 @@
                 (setup view-client (+ (System/nanoTime) (* 60 1000000000))))
             end-ns (* time-limit 1000000000)
             quiet-ns (* quiet-s 1000000000)
-            stop-workers? (atom false)
             counts (atom {:ok 0 :fail 0 :info 0})
             invoke! (fn [client process op]
                       (let [inv (record! (assoc op :type :invoke :process process))
@@ -164,6 +164,7 @@
         (.printStackTrace t)
         (swap! summary assoc :valid? :crashed :error (str t)))
       (finally
+        (reset! stop-workers? true)
         (try (db/teardown! test) (catch Throwable _))
         (try (net/heal! hosts) (catch Throwable _))))
     @summary))
