@@ -139,6 +139,22 @@
   (with-open [c (client test)]
     (.awaitReady c (Duration/ofSeconds timeout-s))))
 
+(defn probe-cuts
+  "Diagnostics: asks every node on its own for a linearizable cut (the first step of a linearizable read-only
+  transaction), so a node that cannot give one shows up by name. The client only exposes this per node
+  package-privately, hence reflection. Returns {node [cut ...] or \"error\"}."
+  [test]
+  (with-open [c (client test)]
+    (let [m (doto (.getDeclaredMethod DuroClient "snapshotVector"
+                                      (into-array Class [dev.duro.core.wire.HostPort dev.duro.client.ReadConsistency]))
+              (.setAccessible true))]
+      (into (sorted-map)
+            (for [n (:nodes test)]
+              [n (try (vec (.invoke m c (object-array [(dev.duro.core.wire.HostPort. (net/address (:hosts test) n) (int client-port))
+                                                       dev.duro.client.ReadConsistency/LINEARIZABLE])))
+                      (catch java.lang.reflect.InvocationTargetException e (str (.getCause e)))
+                      (catch Exception e (str e)))])))))
+
 (defn setup!
   "Installs, configures and starts every node, then waits for the cluster to serve."
   [test]

@@ -55,6 +55,7 @@
         timeline-windows (atom [])
         final-from (atom nil)
         stop-workers? (atom false)
+        cut-probe (atom nil)
         summary (atom {:workload workload :nemesis (nemesis-label nemesis) :dir (str dir)})]
     (u/log "==== test" (name workload) "x" (nemesis-label nemesis) "for" time-limit "s ->" (str dir))
     (spit (io/file dir "test.edn") (pr-str (dissoc opts :rng)))
@@ -132,6 +133,9 @@
                       (u/sleep-ms 2000)
                       (recur (inc attempt) (if (= :info (:type done)) (+ process concurrency) process)))))))
             (.close view-client)
+            (let [probe (try (db/probe-cuts test) (catch Throwable t {:error (str t)}))]
+              (reset! cut-probe probe)
+              (u/log "linearizable cut per node:" (pr-str probe)))
             (let [hist (history/index (vec (sort-by :time (seq queue))))
                   ;; sort is stable and times are taken in order per thread; index afterwards
                   _ (u/log "history:" (count hist) "operations; stopping nodes")
@@ -143,7 +147,7 @@
                                             @timeline-windows))
                   check-opts (merge (:check-opts wl) {:quiet-from-ns quiet-from :workload workload})
                   result (checks/check workload check-opts hist)
-                  _ (store/write-edn! (io/file dir "results.edn") (assoc result :check-opts check-opts))
+                  _ (store/write-edn! (io/file dir "results.edn") (assoc result :check-opts check-opts :cut-probe @cut-probe))
                   _ (try (timeline/render! (io/file dir "timeline.png")
                                            {:title (str (name workload) " x " (nemesis-label nemesis))
                                             :history hist :windows @timeline-windows :result result
