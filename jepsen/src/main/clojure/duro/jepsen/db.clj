@@ -1,0 +1,172 @@
+(ns duro.jepsen.db
+  "Duro on the hosts: install the server jar into the run directory, write each node's configuration, start
+  nodes inside their network namespaces, and stop, kill, pause, resume and wipe them, always by process id.
+  Node logs are written straight into the run directory (<run>/<node>/node.log, appended across restarts)."
+  (:require [clojure.java.io :as io]
+            [clojure.string :as str]
+            [duro.jepsen.net :as net]
+            [duro.jepsen.util :as u])
+  (:import (dev.duro.client DuroClient RetryPolicy)
+           (java.io File)
+           (java.lang ProcessBuilder$Redirect)
+           (java.nio.file Files LinkOption)
+           (java.nio.file.attribute FileAttribute)
+           (java.time Duration)))
+
+(def client-port 7100)
+(def raft-port 7200)
+
+(defn client-address [hosts node] (str (net/address hosts node) ":" client-port))
+
+(defn node-dir ^File [test node] (io/file (:dir test) node))
+(defn data-dir ^File [test node] (io/file (node-dir test node) "data"))
+(defn config-file ^File [test node] (io/file (node-dir test node) "duro.properties"))
+(defn log-file ^File [test node] (io/file (node-dir test node) "node.log"))
+
+(defn- server-jar ^File [test] (io/file (:dir test) "duro-server.jar"))
+
+(defn install!
+  "Puts the built server jar into the run directory (a hard link when possible, else a copy)."
+  [test]
+  (let [src (io/file (or (System/getenv "DURO_JEPSEN_SERVER_JAR") "store-server/target/duro-server.jar"))
+        dst (server-jar test)]
+    (when-not (.exists src)
+      (throw (ex-info (str "server jar not found: " src " (mvn package)") {})))
+    (when-not (.exists dst)
+      (try (Files/createLink (.toPath dst) (.toPath src))
+           (catch Exception _ (io/copy src dst))))))
+
+(defn config
+  "The node's configuration, as properties text."
+  [test node]
+  (let [hosts (:hosts test)
+        nodes (:nodes test)]
+    (str/join
+     "\n"
+     (concat
+      ["# written by the Jepsen harness"
+       "cluster.name=jepsen"
+       (str "cluster.nodes=" (str/join "," nodes))
+       (str "cluster.partitions=" (:partitions test))
+       (str "cluster.replication=" (count nodes))]
+      (for [n nodes]
+        (str "node." n ".address=" (client-address hosts n) "\n"
+             "node." n ".raft=" (net/address hosts n) ":" raft-port))
+      [(str "node.id=" node)
+       (str "data.dir=" (.getAbsolutePath (data-dir test node)))
+       (str "raft.snapshot-every-entries=" (:snapshot-every test))
+       ""]))))
+
+(defn write-configs! [test]
+  (doseq [node (:nodes test)]
+    (.mkdirs (node-dir test node))
+    (spit (config-file test node) (config test node))))
+
+(defn pid [test node]
+  (some-> (get @(:procs test) node) (.pid)))
+
+(defn alive? [test node]
+  (boolean (some-> ^Process (get @(:procs test) node) (.isAlive))))
+
+(defn start!
+  "Starts the node inside its network namespace (ip netns exec replaces itself with java, so the process
+  we hold is the server). Records the pid for jepsen/run's clean-up trap."
+  [test node]
+  (when-not (alive? test node)
+    (let [log (log-file test node)
+          cmd (net/in-ns-cmd (:hosts test) node
+                             ["java" "-Xmx512m" "-XX:+UseSerialGC"
+                              "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4"
+                              "-jar" (.getAbsolutePath (server-jar test))
+                              "--config" (.getAbsolutePath (config-file test node))])
+          pb (doto (ProcessBuilder. ^java.util.List cmd)
+               (.redirectErrorStream true)
+               (.redirectOutput (ProcessBuilder$Redirect/appendTo log)))
+          _ (spit log (str "\n==== harness: starting " node " at " (java.time.Instant/now) "\n") :append true)
+          p (.start pb)]
+      (swap! (:procs test) assoc node p)
+      (when-let [f (System/getenv "DURO_JEPSEN_PIDS")]
+        (spit f (str (.pid p) "\n") :append true))
+      (.pid p))))
+
+(defn signal!
+  "Sends a signal (\"KILL\", \"TERM\", \"STOP\", \"CONT\") to the node's process, by pid."
+  [test node sig]
+  (when-let [^Process proc (get @(:procs test) node)]
+    (when (.isAlive proc) ; never signal a pid that may have been reused
+      (u/sh ["kill" (str "-" sig) (str (.pid proc))])
+      (.pid proc))))
+
+(defn kill!
+  "kill -9, and waits until the process is gone."
+  [test node]
+  (when-let [^Process p (get @(:procs test) node)]
+    (signal! test node "CONT")
+    (signal! test node "KILL")
+    (.waitFor p 10 java.util.concurrent.TimeUnit/SECONDS)))
+
+(defn stop!
+  "SIGTERM, then kill -9 after 10 s."
+  [test node]
+  (when-let [^Process p (get @(:procs test) node)]
+    (signal! test node "CONT")
+    (signal! test node "TERM")
+    (when-not (.waitFor p 10 java.util.concurrent.TimeUnit/SECONDS)
+      (kill! test node))))
+
+(defn pause! [test node] (signal! test node "STOP"))
+(defn resume! [test node] (signal! test node "CONT"))
+
+(defn wipe!
+  "Deletes the node's data directory (the node must be down)."
+  [test node]
+  (u/delete-tree! (data-dir test node)))
+
+(defn client
+  "A client of the cluster with bounded timeouts and no hidden retries of aborted transactions (the harness
+  only uses begin/commit and beginReadOnly, which never re-run a transaction)."
+  ^DuroClient [test]
+  (-> (DuroClient/builder)
+      (.seeds ^"[Ljava.lang.String;" (into-array String (map #(client-address (:hosts test) %) (:nodes test))))
+      (.requestTimeout (Duration/ofMillis (:request-timeout-ms test 5000)))
+      (.retryPolicy (RetryPolicy. 1 (Duration/ofMillis 2) (Duration/ofMillis 10)))
+      (.ioThreads 1)
+      (.build)))
+
+(defn await-ready!
+  "Waits until every partition has a leader and a probe write commits."
+  [test timeout-s]
+  (with-open [c (client test)]
+    (.awaitReady c (Duration/ofSeconds timeout-s))))
+
+(defn probe-cuts
+  "Diagnostics: asks every node on its own for a linearizable cut (the first step of a linearizable read-only
+  transaction), so a node that cannot give one shows up by name. The client only exposes this per node
+  package-privately, hence reflection. Returns {node [cut ...] or \"error\"}."
+  [test]
+  (with-open [c (client test)]
+    (let [m (doto (.getDeclaredMethod DuroClient "snapshotVector"
+                                      (into-array Class [dev.duro.core.wire.HostPort dev.duro.client.ReadConsistency]))
+              (.setAccessible true))]
+      (into (sorted-map)
+            (for [n (:nodes test)]
+              [n (try (vec (.invoke m c (object-array [(dev.duro.core.wire.HostPort. (net/address (:hosts test) n) (int client-port))
+                                                       dev.duro.client.ReadConsistency/LINEARIZABLE])))
+                      (catch java.lang.reflect.InvocationTargetException e (str (.getCause e)))
+                      (catch Exception e (str e)))])))))
+
+(defn setup!
+  "Installs, configures and starts every node, then waits for the cluster to serve."
+  [test]
+  (install! test)
+  (write-configs! test)
+  (doseq [node (:nodes test)] (start! test node))
+  (u/log "started nodes" (str/join " " (map #(str % "=" (pid test %)) (:nodes test))))
+  (await-ready! test 90))
+
+(defn teardown!
+  "Stops every node (SIGTERM, then -9) and removes the jar link; logs stay in the run directory."
+  [test]
+  (doseq [node (:nodes test)]
+    (try (stop! test node) (catch Exception _ (kill! test node))))
+  (.delete (server-jar test)))
