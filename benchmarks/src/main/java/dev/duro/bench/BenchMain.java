@@ -5,7 +5,7 @@ import dev.duro.bench.load.LoadOptions;
 import java.util.Arrays;
 
 /**
- * {@code ./duro bench ...}: {@code micro [JMH options]} runs the JMH suite; anything else runs the cluster load
+ * {@code ./duro bench ...}: {@code micro [regex] [JMH options]} runs the JMH suite and tabulates it ({@link MicroSuite}); anything else runs the cluster load
  * generator ({@code --help} lists its options).
  */
 public final class BenchMain {
@@ -13,11 +13,7 @@ public final class BenchMain {
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("micro")) {
-            String[] jmh = Arrays.copyOfRange(args, 1, args.length);
-            if (jmh.length == 0) {
-                jmh = new String[] {"-f", "1", "-wi", "3", "-w", "2s", "-i", "5", "-r", "2s"};
-            }
-            org.openjdk.jmh.Main.main(jmh);
+            System.exit(MicroSuite.run(Arrays.copyOfRange(args, 1, args.length), System.out));
             return;
         }
         LoadOptions options;

@@ -8,6 +8,7 @@ import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.PartitionEngine;
+import dev.duro.core.engine.Vote;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +24,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Certify-and-finish throughput of one partition engine on one thread: each operation delivers one local
- * workload-A transaction (4 reads and 4 writes of 4-byte keys drawn uniformly from 1,000,000, 4-byte values)
+ * Deliver-to-finish throughput of partition engines on one thread. {@code local}: each operation delivers one
+ * local workload-A transaction (4 reads and 4 writes of 4-byte keys drawn uniformly from 1,000,000, 4-byte values)
  * whose snapshot is the engine's current SC, so it commits, installs its writes and advances SC.
  *
  * <p>Readsets and writesets are generated in setup; an operation only wraps one in a {@link CommitRequest} with a
@@ -33,7 +34,12 @@ import org.openjdk.jmh.annotations.State;
  * snapshot, so this measures recording in the certification window and finishing (store install, garbage
  * collection, outcome retention) rather than conflict lookups.
  *
- * <p>Run: {@code java -jar benchmarks/target/duro-benchmarks.jar CertifyAndFinish -f 1 -wi 3 -w 2s -i 5 -r 2s}
+ * <p>{@code global}: each operation is one transaction over two partitions, with the same shape (4 reads, 4
+ * writes) at each. It is delivered at both engines, which are designated voters and so emit their votes; each
+ * vote is handed to the other engine's {@code receiveVote}, upon which both finish. One operation therefore does
+ * the work of two participants plus the vote exchange, which a cluster spreads over two partitions' replicas.
+ *
+ * <p>Run: {@code ./duro bench micro CertifyAndFinish}
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -45,6 +51,7 @@ public class CertifyAndFinishBenchmark {
     private static final int TRANSACTIONS = 1 << 16;
 
     private static final List<Integer> PARTICIPANTS = List.of(0);
+    private static final List<Integer> BOTH = List.of(0, 1);
 
     /** How the certification window records readsets: the exact per-key index, or bloom summaries. */
     @Param({"exact", "bloom"})
@@ -55,6 +62,7 @@ public class CertifyAndFinishBenchmark {
     public int window;
 
     private PartitionEngine engine;
+    private PartitionEngine other;
     private List<Bytes>[] readSets;
     private List<Write>[] writeSets;
     private long sequence;
@@ -64,7 +72,11 @@ public class CertifyAndFinishBenchmark {
     public void setUp() {
         CertifierSettings certification =
                 representation.equals("bloom") ? CertifierSettings.bloom(window) : CertifierSettings.exact(window);
-        engine = new PartitionEngine(0, EngineSettings.DEFAULT.withCertification(certification));
+        EngineSettings settings = EngineSettings.DEFAULT.withCertification(certification);
+        engine = new PartitionEngine(0, settings);
+        engine.setDesignatedVoter(true);
+        other = new PartitionEngine(1, settings);
+        other.setDesignatedVoter(true);
         Random random = new Random(42);
         readSets = new List[TRANSACTIONS];
         writeSets = new List[TRANSACTIONS];
@@ -84,12 +96,35 @@ public class CertifyAndFinishBenchmark {
         return Bytes.wrap(ByteBuffer.allocate(4).putInt(value).array());
     }
 
-    /** One operation is one transaction. */
+    /** One operation is one local transaction. */
     @Benchmark
-    public List<Effect> certifyAndFinish() {
+    public List<Effect> local() {
         int slot = (int) (sequence & (TRANSACTIONS - 1));
         CommitRequest request = new CommitRequest(
                 new TxId(1, ++sequence), PARTICIPANTS, engine.snapshotCounter(), readSets[slot], writeSets[slot]);
         return engine.deliver(request);
+    }
+
+    /** One operation is one global transaction, delivered at both partitions and finished by their votes. */
+    @Benchmark
+    public List<Effect> global() {
+        int slot = (int) (sequence & (TRANSACTIONS - 1));
+        TxId tid = new TxId(1, ++sequence);
+        List<Effect> here =
+                engine.deliver(new CommitRequest(tid, BOTH, engine.snapshotCounter(), readSets[slot], writeSets[slot]));
+        int otherSlot = (slot + 1) & (TRANSACTIONS - 1);
+        List<Effect> there = other.deliver(
+                new CommitRequest(tid, BOTH, other.snapshotCounter(), readSets[otherSlot], writeSets[otherSlot]));
+        other.receiveVote(vote(here));
+        return engine.receiveVote(vote(there));
+    }
+
+    private static Vote vote(List<Effect> effects) {
+        for (int i = 0, n = effects.size(); i < n; i++) {
+            if (effects.get(i) instanceof Effect.SendVote send) {
+                return send.vote();
+            }
+        }
+        throw new IllegalStateException("a designated voter sends its vote on delivery: " + effects);
     }
 }

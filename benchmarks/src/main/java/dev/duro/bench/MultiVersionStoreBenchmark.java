@@ -16,8 +16,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The multiversion store on one thread: a read at the newest snapshot, and installing a workload-A writeset (4
- * keys at one version) while garbage collection keeps {@code retained} versions readable behind it.
+ * The multiversion store on one thread: a read at the newest snapshot, a read at the oldest snapshot still
+ * readable (which walks a key's chain back past the versions installed since), and installing a workload-A
+ * writeset (4 keys at one version) followed by the garbage collection that keeps {@code retained} versions
+ * readable behind it, as the engine does after every commit.
  *
  * <p>Run: {@code ./duro bench micro MultiVersionStore}
  */
@@ -68,5 +70,11 @@ public class MultiVersionStoreBenchmark {
     @Benchmark
     public VersionedValue readAtNewest() {
         return store.get(keyTable[random.nextInt(keys)], version);
+    }
+
+    /** One operation reads one random key at the oldest readable snapshot, {@code retained} versions back. */
+    @Benchmark
+    public VersionedValue readAtOldest() {
+        return store.get(keyTable[random.nextInt(keys)], store.horizon());
     }
 }

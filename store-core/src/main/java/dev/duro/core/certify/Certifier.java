@@ -12,9 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
@@ -55,35 +53,27 @@ import javax.annotation.Nullable;
 public final class Certifier {
     private final CertifierSettings settings;
     private final int partition;
-    private final Map<Bytes, KeyStamps> index = new HashMap<>();
-    private final Retained[] window;
+    private final KeyStampIndex index = new KeyStampIndex();
+    /*
+     * The window: a ring of the last K certified transactions, transaction number n in slot n % K, held in
+     * parallel arrays rather than one object per transaction. Exactly one of readKeys[slot] and
+     * readSummaries[slot] is set for an occupied slot.
+     */
+    private final long[] numbers;
+    private final Bytes[][] writeKeys;
+    private final List<Bytes>[] readKeys;
+    private final BloomFilter<Bytes>[] readSummaries;
     private long pendingSnapshotCounter;
 
-    /** Last writer and last reader numbers of one key, among the retained transactions. */
-    private static final class KeyStamps {
-        long lastWrite;
-        long lastRead;
-    }
-
-    /** One retained certified transaction. Exactly one of {@code readKeys} and {@code readSummary} is set. */
-    private static final class Retained {
-        final long number;
-        final Bytes[] writeKeys;
-        final @Nullable Bytes[] readKeys;
-        final @Nullable BloomFilter<Bytes> readSummary;
-
-        Retained(long number, Bytes[] writeKeys, @Nullable Bytes[] readKeys, @Nullable BloomFilter<Bytes> summary) {
-            this.number = number;
-            this.writeKeys = writeKeys;
-            this.readKeys = readKeys;
-            this.readSummary = summary;
-        }
-    }
-
+    @SuppressWarnings("unchecked")
     public Certifier(int partition, CertifierSettings settings) {
         this.partition = partition;
         this.settings = settings;
-        this.window = new Retained[settings.windowTransactions()];
+        int k = settings.windowTransactions();
+        this.numbers = new long[k];
+        this.writeKeys = new Bytes[k][];
+        this.readKeys = new List[k];
+        this.readSummaries = new BloomFilter[k];
     }
 
     public CertifierSettings settings() {
@@ -150,9 +140,9 @@ public final class Certifier {
     }
 
     private @Nullable AbortReason readAgainstWrites(long snapshot, Bytes key) {
-        KeyStamps stamps = index.get(key);
-        if (stamps != null && stamps.lastWrite > snapshot) {
-            return AbortReason.readKeyOverwritten(partition, key, stamps.lastWrite, false);
+        int slot = index.find(key);
+        if (slot >= 0 && index.lastWrite(slot) > snapshot) {
+            return AbortReason.readKeyOverwritten(partition, key, index.lastWrite(slot), false);
         }
         return null;
     }
@@ -161,16 +151,16 @@ public final class Certifier {
     private @Nullable AbortReason writesAgainstReads(long snapshot, List<Write> writeSet) {
         for (int i = 0, n = writeSet.size(); i < n; i++) {
             Bytes key = writeSet.get(i).key();
-            KeyStamps stamps = index.get(key);
-            if (stamps != null && stamps.lastRead > snapshot) {
-                return AbortReason.writtenKeyReadConcurrently(partition, key, stamps.lastRead, false);
+            int slot = index.find(key);
+            if (slot >= 0 && index.lastRead(slot) > snapshot) {
+                return AbortReason.writtenKeyReadConcurrently(partition, key, index.lastRead(slot), false);
             }
         }
         if (settings.bloomReadSetKeysMin() == Integer.MAX_VALUE) {
             return null; // no record carries a bloom summary
         }
         for (long number = snapshot + 1; number <= pendingSnapshotCounter; number++) {
-            BloomFilter<Bytes> summary = record(number).readSummary;
+            BloomFilter<Bytes> summary = readSummaries[retainedSlot(number)];
             if (summary == null) {
                 continue;
             }
@@ -192,64 +182,75 @@ public final class Certifier {
     public long record(List<Bytes> readSet, List<Write> writeSet) {
         long number = ++pendingSnapshotCounter;
         int slot = slot(number);
-        Retained evicted = window[slot];
-        Bytes[] writeKeys = new Bytes[writeSet.size()];
-        for (int i = 0; i < writeKeys.length; i++) {
-            writeKeys[i] = writeSet.get(i).key();
+        long evicted = numbers[slot];
+        Bytes[] evictedWriteKeys = writeKeys[slot];
+        List<Bytes> evictedReadKeys = readKeys[slot];
+        Bytes[] written = new Bytes[writeSet.size()];
+        for (int i = 0; i < written.length; i++) {
+            written[i] = writeSet.get(i).key();
         }
-        Retained record;
+        numbers[slot] = number;
+        writeKeys[slot] = written;
         if (usesBloom(readSet.size() + writeSet.size())) {
-            record = new Retained(number, writeKeys, null, summarise(readSet, writeSet));
+            readKeys[slot] = null;
+            readSummaries[slot] = summarise(readSet, writeSet);
+            for (Bytes key : written) {
+                index.setLastWrite(index.findOrInsert(key), number);
+            }
         } else {
-            record = new Retained(number, writeKeys, readSet.toArray(new Bytes[0]), null);
-            for (Bytes key : record.readKeys) {
-                stamps(key).lastRead = number;
+            // Immutable lists (a CommitRequest's) are kept as they are; anything else is copied once.
+            List<Bytes> reads = List.copyOf(readSet);
+            readKeys[slot] = reads;
+            readSummaries[slot] = null;
+            for (int i = 0, n = reads.size(); i < n; i++) {
+                index.setLastRead(index.findOrInsert(reads.get(i)), number);
+            }
+            for (Bytes key : written) {
+                int at = index.findOrInsert(key);
+                index.setLastWrite(at, number);
+                index.setLastRead(at, number); // a written key counts as read
             }
         }
-        for (Bytes key : writeKeys) {
-            KeyStamps stamps = stamps(key);
-            stamps.lastWrite = number;
-            if (record.readKeys != null) {
-                stamps.lastRead = number; // a written key counts as read
+        if (evictedWriteKeys != null) {
+            pruneKeys(evictedWriteKeys, evicted);
+            if (evictedReadKeys != null) {
+                pruneKeys(evictedReadKeys, evicted);
             }
-        }
-        window[slot] = record;
-        if (evicted != null) {
-            prune(evicted);
         }
         return number;
     }
 
-    private KeyStamps stamps(Bytes key) {
-        return index.computeIfAbsent(key, k -> new KeyStamps());
-    }
-
-    private void prune(Retained evicted) {
-        pruneKeys(evicted.writeKeys, evicted.number);
-        if (evicted.readKeys != null) {
-            pruneKeys(evicted.readKeys, evicted.number);
+    /** Removes the index entries of an evicted transaction that no newer retained transaction refreshed. */
+    private void pruneKeys(Bytes[] keys, long evictedNumber) {
+        for (Bytes key : keys) {
+            pruneKey(key, evictedNumber);
         }
     }
 
-    private void pruneKeys(Bytes[] keys, long evictedNumber) {
-        for (Bytes key : keys) {
-            KeyStamps stamps = index.get(key);
-            if (stamps != null && stamps.lastWrite <= evictedNumber && stamps.lastRead <= evictedNumber) {
-                index.remove(key);
-            }
+    private void pruneKeys(List<Bytes> keys, long evictedNumber) {
+        for (int i = 0, n = keys.size(); i < n; i++) {
+            pruneKey(keys.get(i), evictedNumber);
+        }
+    }
+
+    private void pruneKey(Bytes key, long evictedNumber) {
+        int at = index.find(key);
+        if (at >= 0 && index.lastWrite(at) <= evictedNumber && index.lastRead(at) <= evictedNumber) {
+            index.removeAt(at);
         }
     }
 
     private int slot(long number) {
-        return (int) (number % window.length);
+        return (int) (number % numbers.length);
     }
 
-    private Retained record(long number) {
-        Retained record = window[slot(number)];
-        if (record == null || record.number != number) {
+    /** The slot of a transaction that must still be in the window. */
+    private int retainedSlot(long number) {
+        int slot = slot(number);
+        if (numbers[slot] != number || writeKeys[slot] == null) {
             throw new IllegalStateException("transaction " + number + " is not in the certification window");
         }
-        return record;
+        return slot;
     }
 
     private BloomFilter<Bytes> summarise(List<Bytes> readSet, List<Write> writeSet) {
@@ -269,22 +270,27 @@ public final class Certifier {
     /** Writes the window; the exact index is rebuilt from it on read. */
     public void writeTo(ByteWriter out) {
         out.writeLong(pendingSnapshotCounter);
-        long first = Math.max(1, pendingSnapshotCounter - window.length + 1);
+        long first = Math.max(1, pendingSnapshotCounter - numbers.length + 1);
         out.writeLong(first);
         for (long number = first; number <= pendingSnapshotCounter; number++) {
-            Retained record = record(number);
-            writeKeys(out, record.writeKeys);
-            out.writeBoolean(record.readSummary != null);
-            if (record.readSummary != null) {
+            int slot = retainedSlot(number);
+            writeKeys(out, writeKeys[slot]);
+            BloomFilter<Bytes> summary = readSummaries[slot];
+            out.writeBoolean(summary != null);
+            if (summary != null) {
                 ByteArrayOutputStream bloom = new ByteArrayOutputStream();
                 try {
-                    record.readSummary.writeTo(bloom);
+                    summary.writeTo(bloom);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
                 out.writeBytes(Bytes.wrap(bloom.toByteArray()));
             } else {
-                writeKeys(out, record.readKeys);
+                List<Bytes> reads = readKeys[slot];
+                out.writeInt(reads.size());
+                for (Bytes key : reads) {
+                    out.writeBytes(key);
+                }
             }
         }
     }
@@ -313,9 +319,12 @@ public final class Certifier {
                     throw new MalformedInputException("bad bloom filter in certifier state: " + e.getMessage());
                 }
                 long assigned = ++certifier.pendingSnapshotCounter;
-                certifier.window[certifier.slot(assigned)] = new Retained(assigned, writeKeys, null, summary);
+                int slot = certifier.slot(assigned);
+                certifier.numbers[slot] = assigned;
+                certifier.writeKeys[slot] = writeKeys;
+                certifier.readSummaries[slot] = summary;
                 for (Bytes key : writeKeys) {
-                    certifier.stamps(key).lastWrite = assigned;
+                    certifier.index.setLastWrite(certifier.index.findOrInsert(key), assigned);
                 }
             } else {
                 certifier.record(List.of(readKeys(in)), writes);

@@ -52,19 +52,18 @@ public final class EngineStateCodec {
             writeVotes(out, entry.votes);
         }
         out.writeInt(engine.decided().size());
-        for (Map.Entry<TxId, PartitionEngine.Decided> entry : engine.decided().entrySet()) {
-            PartitionEngine.Decided known = entry.getValue();
+        engine.decided().forEach((tid, known) -> {
             out.writeBoolean(known.finished());
             if (!known.finished()) {
-                CoreCodec.writeTxId(out, entry.getKey()); // a pending transaction's place
-                continue;
+                CoreCodec.writeTxId(out, tid); // a pending transaction's place
+                return;
             }
             CoreCodec.writeOutcome(out, known.outcome());
             out.writeBoolean(known.ownVote() != null);
             if (known.ownVote() != null) {
                 CoreCodec.writeVote(out, known.ownVote());
             }
-        }
+        });
         out.writeInt(engine.recentGlobals().size());
         for (GlobalCommit global : engine.recentGlobals()) {
             CoreCodec.writeGlobalCommit(out, global);

@@ -72,7 +72,7 @@ public final class PartitionEngine {
      * function of the log alone: it decides how a duplicate is treated, so it must not depend on when votes
      * arrived (outcomes used to be kept in the order they were decided, which does).
      */
-    private final LinkedHashMap<TxId, Decided> decided = new LinkedHashMap<>();
+    private final RetainedOutcomes decided = new RetainedOutcomes();
 
     private final ArrayDeque<GlobalCommit> recentGlobals = new ArrayDeque<>();
     /** Votes for transactions not delivered here yet. Arrival order differs per replica; decisions do not. */
@@ -197,7 +197,7 @@ public final class PartitionEngine {
         return pendingByTid.containsKey(tid);
     }
 
-    Map<TxId, Decided> decided() {
+    RetainedOutcomes decided() {
         return decided;
     }
 
@@ -474,10 +474,8 @@ public final class PartitionEngine {
 
     /** Forgets the outcomes of the transactions delivered longest ago, beyond {@code outcomesRetained}. */
     private void forgetOldOutcomes() {
-        Iterator<TxId> oldest = decided.keySet().iterator();
         while (decided.size() > settings.outcomesRetained()) {
-            oldest.next();
-            oldest.remove();
+            decided.removeOldest();
         }
     }
 

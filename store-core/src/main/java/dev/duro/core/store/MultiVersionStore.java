@@ -4,7 +4,6 @@ import dev.duro.core.Bytes;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,20 +24,20 @@ import javax.annotation.Nullable;
 public final class MultiVersionStore {
     private final Map<Bytes, VersionChain> chains = new HashMap<>();
     /** Keys that hold a version collectable once the horizon reaches it, in install (version) order. */
-    private final ArrayDeque<PendingCollection> collectable = new ArrayDeque<>();
+    private final CollectionQueue collectable = new CollectionQueue();
 
     private long horizon;
     private long newestVersion;
     private long versionCount;
 
-    /**
-     * A version of {@code key} that shadows older ones, or deletes the key, collectable once the horizon reaches
-     * it. It holds the chain itself so that collection, which happens long after the install when the key is
-     * cold, needs no map lookup. The chain is still the key's current one when the entry comes due: a chain
-     * leaves the map only when a collection empties it, which needs its newest version at or below the horizon,
-     * so all its entries are due in that same pass; those after the removal find it empty and do nothing.
+    /*
+     * Each queued entry is a version of a key that shadows older ones, or deletes the key, collectable once the
+     * horizon reaches it. It holds the chain itself so that collection, which happens long after the install
+     * when the key is cold, needs no map lookup. The chain is still the key's current one when the entry comes
+     * due: a chain leaves the map only when a collection empties it, which needs its newest version at or below
+     * the horizon, so all its entries are due in that same pass; those after the removal find it empty and do
+     * nothing.
      */
-    private record PendingCollection(Bytes key, VersionChain chain, long version) {}
 
     /** The oldest snapshot that can still be read. */
     public long horizon() {
@@ -102,12 +101,12 @@ public final class MultiVersionStore {
         } else if (chain.newestVersion() == version) {
             chain.replaceNewest(value);
             if (value == null) {
-                collectable.addLast(new PendingCollection(key, chain, version)); // the tombstone must go eventually
+                collectable.addLast(key, chain, version); // the tombstone must go eventually
             }
             return;
         } else {
             chain.append(version, value);
-            collectable.addLast(new PendingCollection(key, chain, version));
+            collectable.addLast(key, chain, version);
         }
         versionCount++;
     }
@@ -124,12 +123,13 @@ public final class MultiVersionStore {
             newHorizon = newestVersion;
         }
         horizon = newHorizon;
-        while (!collectable.isEmpty() && collectable.peekFirst().version() <= horizon) {
-            PendingCollection due = collectable.pollFirst();
-            VersionChain chain = due.chain();
+        while (!collectable.isEmpty() && collectable.firstVersion() <= horizon) {
+            VersionChain chain = collectable.firstChain();
+            Bytes key = collectable.firstKey();
+            collectable.removeFirst();
             int before = chain.size();
             if (before > 0 && chain.collectBelow(horizon)) {
-                chains.remove(due.key());
+                chains.remove(key);
             }
             versionCount -= before - chain.size();
         }
@@ -167,9 +167,9 @@ public final class MultiVersionStore {
             }
         }
         out.writeInt(collectable.size());
-        for (PendingCollection pending : collectable) {
-            out.writeBytes(pending.key());
-            out.writeLong(pending.version());
+        for (int i = 0; i < collectable.size(); i++) {
+            out.writeBytes(collectable.keyAt(i));
+            out.writeLong(collectable.versionAt(i));
         }
     }
 
@@ -202,11 +202,11 @@ public final class MultiVersionStore {
             long version = in.readLong();
             VersionChain chain = store.chains.get(key);
             if (chain == null || version <= store.horizon || version > chain.newestVersion()) {
-                // Every queued entry is above the horizon and within its chain (see PendingCollection).
+                // Every queued entry is above the horizon and within its chain (see the queue's note above).
                 throw new MalformedInputException("store snapshot queues key " + key + " at version " + version
                         + " for collection, but holds no such version above the horizon");
             }
-            store.collectable.addLast(new PendingCollection(key, chain, version));
+            store.collectable.addLast(key, chain, version);
         }
         return store;
     }

@@ -1,0 +1,124 @@
+package dev.duro.core.certify;
+
+import dev.duro.core.Bytes;
+import javax.annotation.Nullable;
+
+/**
+ * The exact certification index: key → the numbers of the last retained transaction that wrote it and that read
+ * it. An open-addressing hash table with linear probing on parallel arrays, so that recording and pruning a
+ * transaction allocates nothing per key and a lookup touches no node objects: {@code hashes[slot]} rejects most
+ * mismatches without dereferencing the key, and a slot's two numbers share a cache line in {@code stamps}.
+ *
+ * <p>Deletion shifts the following entries of the probe run back (no tombstones), so a table that sees a
+ * steady stream of inserts and removals never degrades. Which slot holds which key depends only on the sequence
+ * of operations, but nothing observable depends on slots: lookups answer the same whatever the layout.
+ */
+final class KeyStampIndex {
+    private static final int INITIAL_CAPACITY = 16;
+
+    private @Nullable Bytes[] keys = new Bytes[INITIAL_CAPACITY];
+    private int[] hashes = new int[INITIAL_CAPACITY];
+    /** Slot i's last writer at {@code 2i}, its last reader at {@code 2i + 1}. */
+    private long[] stamps = new long[2 * INITIAL_CAPACITY];
+
+    private int size;
+
+    int size() {
+        return size;
+    }
+
+    /** The slot holding {@code key}, or -1. */
+    int find(Bytes key) {
+        int hash = key.hashCode();
+        int mask = keys.length - 1;
+        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+            Bytes present = keys[slot];
+            if (present == null) {
+                return -1;
+            }
+            if (present == key || (hashes[slot] == hash && present.equals(key))) {
+                return slot;
+            }
+        }
+    }
+
+    /** The slot holding {@code key}, inserting it with both numbers 0 if absent. */
+    int findOrInsert(Bytes key) {
+        if (size >= keys.length >> 1) {
+            resize(keys.length << 1);
+        }
+        int hash = key.hashCode();
+        int mask = keys.length - 1;
+        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+            Bytes present = keys[slot];
+            if (present == null) {
+                keys[slot] = key;
+                hashes[slot] = hash;
+                stamps[2 * slot] = 0;
+                stamps[2 * slot + 1] = 0;
+                size++;
+                return slot;
+            }
+            if (present == key || (hashes[slot] == hash && present.equals(key))) {
+                return slot;
+            }
+        }
+    }
+
+    long lastWrite(int slot) {
+        return stamps[2 * slot];
+    }
+
+    long lastRead(int slot) {
+        return stamps[2 * slot + 1];
+    }
+
+    void setLastWrite(int slot, long number) {
+        stamps[2 * slot] = number;
+    }
+
+    void setLastRead(int slot, long number) {
+        stamps[2 * slot + 1] = number;
+    }
+
+    /** Removes the entry at {@code slot}, moving back later entries of its probe run that may fill the hole. */
+    void removeAt(int slot) {
+        int mask = keys.length - 1;
+        int hole = slot;
+        for (int next = (hole + 1) & mask; keys[next] != null; next = (next + 1) & mask) {
+            int home = hashes[next] & mask;
+            // The entry at next may move into the hole iff its home is not cyclically within (hole, next].
+            if (((next - home) & mask) >= ((next - hole) & mask)) {
+                keys[hole] = keys[next];
+                hashes[hole] = hashes[next];
+                stamps[2 * hole] = stamps[2 * next];
+                stamps[2 * hole + 1] = stamps[2 * next + 1];
+                hole = next;
+            }
+        }
+        keys[hole] = null;
+        size--;
+    }
+
+    private void resize(int capacity) {
+        Bytes[] oldKeys = keys;
+        int[] oldHashes = hashes;
+        long[] oldStamps = stamps;
+        keys = new Bytes[capacity];
+        hashes = new int[capacity];
+        stamps = new long[2 * capacity];
+        int mask = capacity - 1;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != null) {
+                int slot = oldHashes[i] & mask;
+                while (keys[slot] != null) {
+                    slot = (slot + 1) & mask;
+                }
+                keys[slot] = oldKeys[i];
+                hashes[slot] = oldHashes[i];
+                stamps[2 * slot] = oldStamps[2 * i];
+                stamps[2 * slot + 1] = oldStamps[2 * i + 1];
+            }
+        }
+    }
+}

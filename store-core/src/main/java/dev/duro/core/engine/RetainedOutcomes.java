@@ -1,0 +1,150 @@
+package dev.duro.core.engine;
+
+import dev.duro.core.TxId;
+import java.util.function.BiConsumer;
+import javax.annotation.Nullable;
+
+/**
+ * The engine's retained outcomes: transaction id → {@link PartitionEngine.Decided}, in the order the
+ * transactions were first delivered, oldest forgotten first. A ring of ids gives the order and an
+ * open-addressing table (linear probing, backward-shift deletion) gives the lookup, so retaining an outcome
+ * allocates no entry object and forgetting the oldest is one probe.
+ *
+ * <p>Iteration and eviction follow insertion order only, never the table layout, so every replica that
+ * delivers the same log retains the same outcomes.
+ */
+final class RetainedOutcomes {
+    private static final int INITIAL_CAPACITY = 16;
+
+    /** Ids in insertion order: {@code order[(head + i) & mask]} for i in [0, size). */
+    private TxId[] order = new TxId[INITIAL_CAPACITY];
+
+    private int head;
+    private int size;
+
+    /** The table: twice the ring's capacity, so it is at most half full. */
+    private @Nullable TxId[] keys = new TxId[2 * INITIAL_CAPACITY];
+
+    private int[] hashes = new int[2 * INITIAL_CAPACITY];
+    private PartitionEngine.Decided[] values = new PartitionEngine.Decided[2 * INITIAL_CAPACITY];
+
+    int size() {
+        return size;
+    }
+
+    @Nullable
+    PartitionEngine.Decided get(TxId tid) {
+        int slot = find(tid);
+        return slot < 0 ? null : values[slot];
+    }
+
+    /** Replaces the value of a retained id in place, or appends a new id as the newest. */
+    void put(TxId tid, PartitionEngine.Decided decided) {
+        int slot = find(tid);
+        if (slot >= 0) {
+            values[slot] = decided;
+            return;
+        }
+        if (size == order.length) {
+            grow();
+        }
+        order[(head + size) & (order.length - 1)] = tid;
+        size++;
+        insert(tid, spread(tid.hashCode()), decided);
+    }
+
+    /** Replaces the value of a retained id; does nothing if it is not retained. */
+    void replace(TxId tid, PartitionEngine.Decided decided) {
+        int slot = find(tid);
+        if (slot >= 0) {
+            values[slot] = decided;
+        }
+    }
+
+    /** Forgets the oldest id. */
+    void removeOldest() {
+        if (size == 0) {
+            throw new IllegalStateException("no outcome retained");
+        }
+        TxId oldest = order[head];
+        order[head] = null;
+        head = (head + 1) & (order.length - 1);
+        size--;
+        removeAt(find(oldest));
+    }
+
+    /** Visits every retained id, oldest first. */
+    void forEach(BiConsumer<TxId, PartitionEngine.Decided> visitor) {
+        for (int i = 0; i < size; i++) {
+            TxId tid = order[(head + i) & (order.length - 1)];
+            visitor.accept(tid, values[find(tid)]);
+        }
+    }
+
+    private static int spread(int hash) {
+        // TxId's record hash mixes two longs linearly; scramble it before masking.
+        int h = hash * 0x9E3779B9;
+        return h ^ (h >>> 16);
+    }
+
+    private int find(TxId tid) {
+        int hash = spread(tid.hashCode());
+        int mask = keys.length - 1;
+        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+            TxId present = keys[slot];
+            if (present == null) {
+                return -1;
+            }
+            if (present == tid || (hashes[slot] == hash && present.equals(tid))) {
+                return slot;
+            }
+        }
+    }
+
+    private void insert(TxId tid, int hash, PartitionEngine.Decided decided) {
+        int mask = keys.length - 1;
+        int slot = hash & mask;
+        while (keys[slot] != null) {
+            slot = (slot + 1) & mask;
+        }
+        keys[slot] = tid;
+        hashes[slot] = hash;
+        values[slot] = decided;
+    }
+
+    private void removeAt(int slot) {
+        int mask = keys.length - 1;
+        int hole = slot;
+        for (int next = (hole + 1) & mask; keys[next] != null; next = (next + 1) & mask) {
+            // The entry at next may fill the hole iff its home slot is not cyclically within (hole, next].
+            if (((next - (hashes[next] & mask)) & mask) >= ((next - hole) & mask)) {
+                keys[hole] = keys[next];
+                hashes[hole] = hashes[next];
+                values[hole] = values[next];
+                hole = next;
+            }
+        }
+        keys[hole] = null;
+        values[hole] = null;
+    }
+
+    private void grow() {
+        TxId[] oldOrder = order;
+        TxId[] oldKeys = keys;
+        int[] oldHashes = hashes;
+        PartitionEngine.Decided[] oldValues = values;
+        order = new TxId[oldOrder.length << 1];
+        for (int i = 0; i < size; i++) {
+            order[i] = oldOrder[(head + i) & (oldOrder.length - 1)];
+        }
+        head = 0;
+        keys = new TxId[oldKeys.length << 1];
+        hashes = new int[oldKeys.length << 1];
+        values = new PartitionEngine.Decided[oldKeys.length << 1];
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != null) {
+                insert(oldKeys[i], oldHashes[i], oldValues[i]);
+            }
+        }
+    }
+}
