@@ -2,6 +2,7 @@ package dev.duro.bench;
 
 import dev.duro.bench.load.LoadGenerator;
 import dev.duro.bench.load.LoadOptions;
+import dev.duro.bench.load.Workload;
 import java.util.Arrays;
 
 /**
@@ -19,6 +20,12 @@ public final class BenchMain {
             }
             org.openjdk.jmh.Main.main(jmh);
             return;
+        }
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals("--workload") && args[i + 1].equals("list")) {
+                System.out.print(Workload.list());
+                return;
+            }
         }
         LoadOptions options;
         try {
