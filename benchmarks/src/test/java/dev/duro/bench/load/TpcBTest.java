@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ class TpcBTest {
         for (TxPlan plan : Fixtures.plans(options)) {
             TpcB.Transfer transfer = (TpcB.Transfer) plan;
             assertEquals(List.of(transfer.account(), transfer.teller(), transfer.branch()), plan.reads());
-            Map<Bytes, Bytes> writes = plan.writes(java.util.Arrays.asList(null, null, null));
+            Map<Bytes, Bytes> writes = plan.writes(Arrays.asList(null, null, null));
             assertEquals(
                     List.of(transfer.account(), transfer.teller(), transfer.branch(), transfer.history()),
                     List.copyOf(writes.keySet()));

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,7 +19,7 @@ class WorkloadTest {
     void everyWorkloadIsNamedListedAndProducesPlans() {
         for (Workload workload : Workload.values()) {
             assertSame(workload, Workload.named(workload.label()));
-            assertSame(workload, Workload.named(workload.label().toUpperCase(java.util.Locale.ROOT)));
+            assertSame(workload, Workload.named(workload.label().toUpperCase(Locale.ROOT)));
             assertTrue(Workload.list().contains(workload.label() + " "), workload.label());
             LoadOptions options = Fixtures.options("--workload", workload.label());
             assertEquals(workload.toString(), workload.label());
@@ -89,7 +91,7 @@ class WorkloadTest {
     void withTooFewPartitionsEveryTransactionIsLocal() {
         LoadOptions options = Fixtures.options("--workload", "pdur-1", "--global", "100", "--global-partitions", "4");
         KeySpace one = new KeySpace(1, key -> 0, Fixtures.KEYS_PER_PARTITION, 0);
-        TxSource source = options.workload().source(one, options, new java.util.SplittableRandom(1));
+        TxSource source = options.workload().source(one, options, new SplittableRandom(1));
         for (int i = 0; i < 100; i++) {
             assertEquals(TxKind.LOCAL, source.next().kind());
         }
