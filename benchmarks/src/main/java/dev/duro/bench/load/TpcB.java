@@ -20,8 +20,8 @@ import java.util.SplittableRandom;
  * tellers, then their 100·B accounts, and the other half of the keys (at least) as history slots. {@code B} is
  * half the keys per partition over 111 (450 branches per partition with the default 100,000 keys; P-Store had
  * 3,600 in all). A history insert writes a random slot of the teller's partition without reading it, so history
- * records overwrite old ones and two transfers conflict there only if they pick the same slot at once. Balances are 8-byte big-endian longs; a balance never written
- * reads as 0, so runs need no load phase.
+ * records overwrite old ones and two transfers conflict there only if they pick the same slot at once. Balances
+ * are 8-byte big-endian longs; a balance never written reads as 0, so runs need no load phase.
  */
 final class TpcB {
     static final int TELLERS_PER_BRANCH = 10;

@@ -9,9 +9,9 @@ import java.util.SplittableRandom;
  * YCSB's core read/update mixes over single keys: A (50% update), B (5%), C (read only). A read is a read-only
  * transaction of one key; an update overwrites one key with a fresh 1 KiB value (YCSB's default record, 10
  * fields of 100 bytes) without reading it first, as YCSB's update does: a local transaction with no reads.
- * Duro still certifies the key it writes (ws ⊆ rs), so concurrent updates of a hot key abort one another. The partition is uniform and the key within it zipfian (0.99 unless {@code --zipf} says
- * otherwise), so each partition has its own hot keys. No transaction spans partitions: {@code --global} does
- * not apply.
+ * Duro still certifies the key it writes (ws ⊆ rs), so concurrent updates of a hot key abort one another. The
+ * partition is uniform and the key within it zipfian (0.99 unless {@code --zipf} says otherwise), so each
+ * partition has its own hot keys. No transaction spans partitions: {@code --global} does not apply.
  */
 final class Ycsb {
     static final int VALUE_BYTES = 1024;
