@@ -2,6 +2,7 @@ package dev.duro.bench;
 
 import dev.duro.bench.load.LoadGenerator;
 import dev.duro.bench.load.LoadOptions;
+import dev.duro.bench.load.Workload;
 import java.util.Arrays;
 
 /**
@@ -15,6 +16,12 @@ public final class BenchMain {
         if (args.length > 0 && args[0].equals("micro")) {
             System.exit(MicroSuite.run(Arrays.copyOfRange(args, 1, args.length), System.out));
             return;
+        }
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals("--workload") && args[i + 1].equals("list")) {
+                System.out.print(Workload.list());
+                return;
+            }
         }
         LoadOptions options;
         try {

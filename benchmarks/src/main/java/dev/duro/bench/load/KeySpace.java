@@ -62,12 +62,20 @@ public final class KeySpace {
 
     /** A key of {@code partition}, uniform or zipfian by rank. */
     public Bytes pick(int partition, SplittableRandom random) {
-        Bytes[] keys = keysByPartition[partition];
+        return keysByPartition[partition][pickRank(random)];
+    }
+
+    /**
+     * A rank in {@code [0, keysPerPartition)}, uniform or zipfian (rank 0 the most likely), for workloads that
+     * address entities by rank; {@link #pick} is {@code key(partition, pickRank(random))}.
+     */
+    public int pickRank(SplittableRandom random) {
+        int keys = keysPerPartition();
         if (zipfCumulative == null) {
-            return keys[random.nextInt(keys.length)];
+            return random.nextInt(keys);
         }
         int index = Arrays.binarySearch(zipfCumulative, random.nextDouble());
-        return keys[Math.min(keys.length - 1, index >= 0 ? index : -index - 1)];
+        return Math.min(keys - 1, index >= 0 ? index : -index - 1);
     }
 
     /** The key of rank {@code rank} in {@code partition} (a fixed order, for workloads that address entities). */

@@ -28,8 +28,8 @@ public record LoadOptions(
             """
             usage: ./duro bench [options]            cluster load generator (closed-loop clients)
                    ./duro bench micro [JMH options]  JMH microbenchmarks
-              --workload A|B|C|D        S-DUR Table I: A 4r/4w 4B values, B 2r/2w 1KiB, C 8r read-only, D 4r 1KiB (A)
-              --global PCT              percentage of global transactions (0)
+              --workload NAME           which workload, listed below; --workload list lists them (A)
+              --global PCT              percentage of global transactions (the workload's default, 0 for most)
               --global-partitions N     partitions per global transaction (2)
               --partitions P            partitions of the cluster it starts (2)
               --replicas R              replicas per partition = nodes it starts (3)
@@ -37,10 +37,12 @@ public record LoadOptions(
               --duration S              measured seconds (20)
               --warmup S                seconds before measuring (10)
               --keys-per-partition N    distinct keys per partition (100000)
-              --zipf S                  zipfian key skew, 0 for uniform (0)
+              --zipf S                  zipfian key skew, 0 for uniform (the workload's default, 0 for most)
               --cluster host:port,...   drive an existing cluster instead of starting one
               --out DIR                 where result.json and result.csv go (benchmarks/results/<timestamp>)
-            """;
+            workloads (name, source paper, shape; no load phase: a missing balance or list reads as 0 or empty):
+            """
+                    + Workload.list();
 
     public LoadOptions {
         require(globalPercent >= 0 && globalPercent <= 100, "--global must be in [0, 100]");
@@ -63,7 +65,7 @@ public record LoadOptions(
 
     public static LoadOptions parse(String[] args) {
         Workload workload = Workload.A;
-        int global = 0;
+        Integer global = null;
         int globalPartitions = 2;
         int partitions = 2;
         int replicas = 3;
@@ -71,7 +73,7 @@ public record LoadOptions(
         int duration = 20;
         int warmup = 10;
         int keys = 100_000;
-        double zipf = 0;
+        Double zipf = null;
         String cluster = null;
         Path out = null;
         boolean help = false;
@@ -86,7 +88,7 @@ public record LoadOptions(
             }
             String value = args[++i];
             switch (flag) {
-                case "--workload" -> workload = Workload.valueOf(value.toUpperCase(Locale.ROOT));
+                case "--workload" -> workload = Workload.named(value);
                 case "--global" -> global = Integer.parseInt(value);
                 case "--global-partitions" -> globalPartitions = Integer.parseInt(value);
                 case "--partitions" -> partitions = Integer.parseInt(value);
@@ -100,6 +102,13 @@ public record LoadOptions(
                 case "--out" -> out = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
+        }
+        if (global == null) {
+            // A workload's paper share of global transactions, where the cluster has the partitions for it.
+            global = partitions >= globalPartitions ? workload.defaultGlobalPercent() : 0;
+        }
+        if (zipf == null) {
+            zipf = workload.defaultZipfSkew();
         }
         if (out == null) {
             String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));

@@ -1,98 +1,117 @@
 package dev.duro.bench.load;
 
-import dev.duro.core.Bytes;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * The S-DUR paper's workloads (Table I): reads and writes per transaction, key and value sizes. Writes go to
- * keys the transaction read (the paper's {@code ws ⊆ rs}).
+ * The workloads {@code --workload NAME} selects: S-DUR's Table I (A–D), P-DUR's micro-benchmark types and
+ * social network, P-Store's TPC-B and YCSB's core mixes. Each turns a {@link KeySpace} into per-client
+ * {@link TxSource}s; the classes behind them document their shape. Workloads that keep state in the store
+ * (balances, lists) read a missing key as its initial value, so no load phase precedes a run.
  */
 public enum Workload {
-    A(4, 4, 4),
-    B(2, 2, 1024),
-    C(8, 0, 4),
-    D(4, 0, 1024);
+    A("A", "S-DUR", "4 reads, 4 writes (of keys read), 4 B values", rw(4, 4, 4)),
+    B("B", "S-DUR", "2 reads, 2 writes (of keys read), 1 KiB values", rw(2, 2, 1024)),
+    C("C", "S-DUR", "8 reads, read-only, 4 B values", rw(8, 0, 4)),
+    D("D", "S-DUR", "4 reads, read-only, 1 KiB values", rw(4, 0, 1024)),
+    PDUR_1("pdur-1", "P-DUR", "type I: 2 reads, 2 writes (of keys read), 4 B values", rw(2, 2, 4)),
+    PDUR_2("pdur-2", "P-DUR", "type II: 32 reads, 2 writes (of keys read), 4 B values", rw(32, 2, 4)),
+    PDUR_3("pdur-3", "P-DUR", "type III: 16 reads, 16 writes (of keys read), 4 B values", rw(16, 16, 4)),
+    SOCIAL(
+            "social",
+            "P-DUR",
+            "50% timeline (read-only), 40% post, 10% follow (global: --global, 50)",
+            50,
+            0,
+            SocialNetwork::source),
+    TPCB(
+            "tpcb",
+            "P-Store",
+            "account, teller, branch += delta, history insert (global: --global, 15)",
+            15,
+            0,
+            TpcB::source),
+    YCSB_A("ycsb-a", "YCSB", "50% read, 50% blind update of one key, 1 KiB values, zipf 0.99", 0, 0.99, Ycsb.mix(50)),
+    YCSB_B("ycsb-b", "YCSB", "95% read, 5% blind update of one key, 1 KiB values, zipf 0.99", 0, 0.99, Ycsb.mix(5)),
+    YCSB_C("ycsb-c", "YCSB", "100% read of one key, zipf 0.99", 0, 0.99, Ycsb.mix(0));
 
-    private final int reads;
-    private final int writes;
-    private final int valueBytes;
-
-    Workload(int reads, int writes, int valueBytes) {
-        this.reads = reads;
-        this.writes = writes;
-        this.valueBytes = valueBytes;
+    /** Builds one client's transactions. */
+    @FunctionalInterface
+    interface Generator {
+        TxSource source(KeySpace keys, LoadOptions options, SplittableRandom random);
     }
 
-    public int reads() {
-        return reads;
+    private final String label;
+    private final String paper;
+    private final String shape;
+    private final int defaultGlobalPercent;
+    private final double defaultZipfSkew;
+    private final Generator generator;
+
+    Workload(String label, String paper, String shape, Generator generator) {
+        this(label, paper, shape, 0, 0, generator);
     }
 
-    public int writes() {
-        return writes;
+    Workload(
+            String label,
+            String paper,
+            String shape,
+            int defaultGlobalPercent,
+            double defaultZipfSkew,
+            Generator generator) {
+        this.label = label;
+        this.paper = paper;
+        this.shape = shape;
+        this.defaultGlobalPercent = defaultGlobalPercent;
+        this.defaultZipfSkew = defaultZipfSkew;
+        this.generator = generator;
     }
 
-    public int valueBytes() {
-        return valueBytes;
+    private static Generator rw(int reads, int writes, int valueBytes) {
+        return new ReadWriteTransactions(reads, writes, valueBytes)::source;
     }
 
-    public boolean readOnly() {
-        return writes == 0;
+    /** The workload called {@code name} (case-insensitive), as {@code --workload} names it. */
+    public static Workload named(String name) {
+        for (Workload workload : values()) {
+            if (workload.label.equalsIgnoreCase(name)) {
+                return workload;
+            }
+        }
+        throw new IllegalArgumentException("unknown workload " + name + " (--workload list shows them)");
     }
 
-    /**
-     * One client's transactions: {@link #reads()} distinct keys of one partition, or, for the given percentage,
-     * spread round robin over {@code --global-partitions} partitions; the first {@link #writes()} keys read get
-     * fresh random values. With fewer partitions than a global transaction needs, every transaction is local.
-     */
+    /** Every workload, one line each: name, source paper, shape. */
+    public static String list() {
+        StringBuilder out = new StringBuilder();
+        for (Workload workload : values()) {
+            out.append(String.format(Locale.ROOT, "  %-8s %-8s %s%n", workload.label, workload.paper, workload.shape));
+        }
+        return out.toString();
+    }
+
+    /** The name {@code --workload} takes (and reports print). */
+    public String label() {
+        return label;
+    }
+
+    /** {@code --global} when not given: the share of remote transactions the workload's paper uses. */
+    public int defaultGlobalPercent() {
+        return defaultGlobalPercent;
+    }
+
+    /** {@code --zipf} when not given. */
+    public double defaultZipfSkew() {
+        return defaultZipfSkew;
+    }
+
+    /** One client's transactions, drawn from {@code random}. */
     public TxSource source(KeySpace keys, LoadOptions options, SplittableRandom random) {
-        byte[] value = new byte[valueBytes];
-        return () -> {
-            boolean global =
-                    keys.partitions() >= options.globalPartitions() && random.nextInt(100) < options.globalPercent();
-            int[] partitions = global
-                    ? distinctPartitions(keys.partitions(), options.globalPartitions(), random)
-                    : new int[] {random.nextInt(keys.partitions())};
-            List<Bytes> chosen = distinctKeys(keys, partitions, reads, random);
-            if (readOnly()) {
-                return TxPlan.of(TxKind.READ_ONLY, chosen, Map.of());
-            }
-            Map<Bytes, Bytes> written = new LinkedHashMap<>();
-            for (int i = 0; i < writes && i < chosen.size(); i++) {
-                random.nextBytes(value);
-                written.put(chosen.get(i), Bytes.copyOf(value));
-            }
-            return TxPlan.of(global ? TxKind.GLOBAL : TxKind.LOCAL, chosen, written);
-        };
+        return generator.source(keys, options, random);
     }
 
-    /** {@code count} distinct keys, taken round robin from {@code partitions}. */
-    static List<Bytes> distinctKeys(KeySpace keys, int[] partitions, int count, SplittableRandom random) {
-        Set<Bytes> chosen = new LinkedHashSet<>();
-        for (int i = 0; chosen.size() < count && i < count * 20; i++) {
-            chosen.add(keys.pick(partitions[chosen.size() % partitions.length], random));
-        }
-        return new ArrayList<>(chosen);
-    }
-
-    /** {@code count} distinct partitions out of {@code partitions}, in random order. */
-    static int[] distinctPartitions(int partitions, int count, SplittableRandom random) {
-        int[] all = new int[partitions];
-        for (int i = 0; i < partitions; i++) {
-            all[i] = i;
-        }
-        for (int i = 0; i < count; i++) {
-            int j = i + random.nextInt(partitions - i);
-            int swap = all[i];
-            all[i] = all[j];
-            all[j] = swap;
-        }
-        return Arrays.copyOf(all, count);
+    @Override
+    public String toString() {
+        return label;
     }
 }
