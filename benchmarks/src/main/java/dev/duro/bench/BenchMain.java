@@ -1,12 +1,15 @@
 package dev.duro.bench;
 
+import dev.duro.bench.compare.CompareMain;
+import dev.duro.bench.load.EtcdCluster;
 import dev.duro.bench.load.LoadGenerator;
 import dev.duro.bench.load.LoadOptions;
+import dev.duro.bench.load.SystemKind;
 import java.util.Arrays;
 
 /**
- * {@code ./duro bench ...}: {@code micro [JMH options]} runs the JMH suite; anything else runs the cluster load
- * generator ({@code --help} lists its options).
+ * {@code ./duro bench ...}: {@code micro [JMH options]} runs the JMH suite; {@code compare [options]} runs the
+ * Duro / DUR / etcd comparison; anything else runs the cluster load generator ({@code --help} lists its options).
  */
 public final class BenchMain {
     private BenchMain() {}
@@ -20,6 +23,10 @@ public final class BenchMain {
             org.openjdk.jmh.Main.main(jmh);
             return;
         }
+        if (args.length > 0 && args[0].equals("compare")) {
+            System.exit(CompareMain.run(Arrays.copyOfRange(args, 1, args.length), System.out));
+            return;
+        }
         LoadOptions options;
         try {
             options = LoadOptions.parse(args);
@@ -31,6 +38,12 @@ public final class BenchMain {
         }
         if (options.help()) {
             System.out.println(LoadOptions.USAGE);
+            return;
+        }
+        if (options.system() == SystemKind.ETCD && !EtcdCluster.isInstalled()) {
+            System.err.println("duro bench: --system etcd needs " + EtcdCluster.ETCD_BINARY
+                    + ", which is missing. Install Debian's etcd-server package: apt-get install -y etcd-server");
+            System.exit(2);
             return;
         }
         System.exit(new LoadGenerator(options, System.out).run() ? 0 : 1);
