@@ -22,7 +22,9 @@ import java.util.Map;
  * {@code ./duro bench compare}: runs every system of the matrix at every % global, {@code --repetitions} times
  * each, then writes {@code report.md}, the two plots and the raw per-run results. Each system is started once and
  * runs all its configurations (each run has its own warm-up), then is stopped before the next one starts, so
- * systems never share the machine.
+ * systems never share the machine. A system's first run warms up twice as long: its cluster is fresh and, for Duro,
+ * its code paths are not yet compiled (the JIT state of earlier systems in this JVM would otherwise favour the
+ * later ones).
  */
 public final class CompareMain {
     private final CompareOptions options;
@@ -122,7 +124,10 @@ public final class CompareMain {
                             repetition,
                             options.repetitions());
                     Path out = raw.resolve(system.name() + "-g" + global + "-r" + repetition);
-                    LoadOptions run = LoadOptions.parse(options.loadArgs(system, global, out));
+                    boolean first = runs.isEmpty()
+                            && points.stream().noneMatch(p -> p.system().equals(system.name()));
+                    int warmup = first ? 2 * options.warmupSeconds() : options.warmupSeconds();
+                    LoadOptions run = LoadOptions.parse(options.loadArgs(system, global, out, warmup));
                     Report report = new LoadGenerator(run, console).run(target);
                     report.write(out);
                     RunSample sample = RunSample.of(report);

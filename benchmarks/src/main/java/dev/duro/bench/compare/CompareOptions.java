@@ -2,6 +2,7 @@ package dev.duro.bench.compare;
 
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -108,7 +109,8 @@ public record CompareOptions(
             }
         }
         if (out == null) {
-            String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
+            String stamp = LocalDateTime.now(ZoneId.systemDefault())
+                    .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
             out = Path.of("benchmarks", "results", stamp);
         }
         return new CompareOptions(
@@ -137,18 +139,24 @@ public record CompareOptions(
 
     /** Seconds of load the matrix runs (start-ups not included). */
     public long loadSeconds() {
-        return (long) systems.size() * globals.size() * repetitions * (durationSeconds + warmupSeconds);
+        return (long) systems.size()
+                * (globals.size() * repetitions * (durationSeconds + warmupSeconds) + warmupSeconds);
     }
 
     /** The load generator's flags for one run of {@code system} at {@code global}% global, results in {@code out}. */
     public String[] loadArgs(SystemSpec system, int global, Path out) {
+        return loadArgs(system, global, out, warmupSeconds);
+    }
+
+    /** As {@link #loadArgs(SystemSpec, int, Path)}, with its own warm-up. */
+    public String[] loadArgs(SystemSpec system, int global, Path out, int warmup) {
         List<String> flags = new ArrayList<>(system.loadFlags());
         flags.addAll(List.of(
                 "--workload", workload,
                 "--global", Integer.toString(global),
                 "--clients", Integer.toString(clients),
                 "--duration", Integer.toString(durationSeconds),
-                "--warmup", Integer.toString(warmupSeconds),
+                "--warmup", Integer.toString(warmup),
                 "--keys-per-partition", Integer.toString(keysPerPartition),
                 "--out", out.toString()));
         return flags.toArray(new String[0]);

@@ -180,25 +180,29 @@ public final class MarkdownReport {
     }
 
     private static void method(StringBuilder md) {
-        md.append("## How it is measured\n\n")
-                .append(String.join(
-                        "\n",
-                        "- Every system runs the same plans (same seeds): read the keys, then write values computed"
-                                + " from them; an abort is counted, not retried.",
-                        "- Duro and DUR run in this JVM (real Ratis groups, fsync on, loopback Netty); etcd runs as"
-                                + " child processes (WAL fsync on), driven through jetcd: gets, then one Txn"
-                                + " comparing every read key's mod revision (a failed compare is an abort).",
-                        "- Unpartitioned systems (DUR, etcd) have no global transactions: the % global knob only"
-                                + " changes which keys are picked, so their lines are flat by design.",
-                        "- Normalised throughput follows the paper's Figure 3: divided by classical DUR with three"
-                                + " replicas (duro-1x3, i.e. one partition), taken as the median of all its runs.",
-                        "- Throughput: median over repetitions, [min-max]; latency percentiles come from the run"
-                                + " with the median throughput; abort rate and CPU/tx are medians over repetitions.",
-                        "- CPU per committed transaction: CPU time (user + system) of this JVM over the measured"
-                                + " period (load generator clients and, for Duro/DUR, every replica), plus for etcd"
-                                + " the members' utime + stime from /proc/<pid>/stat; divided by commits.",
-                        "- The targets compare medians; on a small shared machine they say little about"
-                                + " the protocol at scale."))
-                .append('\n');
+        md.append(METHOD);
     }
+
+    private static final String METHOD =
+            """
+            ## How it is measured
+
+            - Every system runs the same plans (same seeds): read the keys, then write values computed from \
+            them; an abort is counted, not retried.
+            - Duro and DUR run in this JVM (real Ratis groups, fsync on, loopback Netty); etcd runs as child \
+            processes (WAL fsync on), driven through jetcd: gets, then one Txn comparing every read key's mod \
+            revision (a failed compare is an abort).
+            - Unpartitioned systems (DUR, etcd) have no global transactions: the % global knob only changes which \
+            keys are picked, so their lines are flat by design.
+            - Normalised throughput follows the paper's Figure 3: divided by classical DUR with three replicas \
+            (duro-1x3, i.e. one partition), taken as the median of all its runs.
+            - Each system is started once, runs all its configurations, and is stopped before the next starts; \
+            its first run warms up twice as long (fresh cluster, cold JIT).
+            - Throughput: median over repetitions, [min-max]; latency percentiles come from the run with the \
+            median throughput; abort rate and CPU/tx are medians over repetitions.
+            - CPU per committed transaction: CPU time (user + system) of this JVM over the measured period \
+            (load generator clients and, for Duro/DUR, every replica), plus for etcd the members' utime + stime \
+            from /proc/<pid>/stat; divided by commits.
+            - The targets compare medians; on a small shared machine they say little about the protocol at scale.
+            """;
 }

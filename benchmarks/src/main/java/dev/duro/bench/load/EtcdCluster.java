@@ -40,7 +40,7 @@ public final class EtcdCluster implements AutoCloseable {
 
     private EtcdCluster() throws IOException {
         dataDirectory = Files.createTempDirectory("duro-bench-etcd-");
-        shutdownHook = new Thread(this::stopMembers, "etcd-cluster-stop");
+        shutdownHook = new Thread(this::stopAtExit, "etcd-cluster-stop");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
@@ -201,7 +201,7 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     /** SIGTERM to each member by pid, then SIGKILL to any still alive after {@link #STOP_TIMEOUT}. */
-    private synchronized void stopMembers() {
+    private void stopMembers() {
         for (Process member : members) {
             ProcessHandle.of(member.pid()).ifPresent(ProcessHandle::destroy);
         }
@@ -212,6 +212,27 @@ public final class EtcdCluster implements AutoCloseable {
             }
             if (member.isAlive()) {
                 ProcessHandle.of(member.pid()).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    /** The shutdown hook: the JVM is exiting (Ctrl-C, a failure) with the cluster still running. */
+    private synchronized void stopAtExit() {
+        if (closed) {
+            return;
+        }
+        stopMembers();
+        try {
+            removeData();
+        } catch (IOException e) {
+            System.err.println("etcd cluster: could not remove " + dataDirectory + ": " + e.getMessage());
+        }
+    }
+
+    private void removeData() throws IOException {
+        try (Stream<Path> files = Files.walk(dataDirectory)) {
+            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
             }
         }
     }
@@ -244,10 +265,8 @@ public final class EtcdCluster implements AutoCloseable {
                 break;
             }
         }
-        try (Stream<Path> files = Files.walk(dataDirectory)) {
-            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
+        try {
+            removeData();
         } catch (IOException e) {
             throw new UncheckedIOException("could not remove " + dataDirectory, e);
         }

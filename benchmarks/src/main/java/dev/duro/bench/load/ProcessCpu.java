@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * CPU time of another process, read from Linux's {@code /proc/<pid>/stat}: {@code utime + stime}, fields 14 and
@@ -12,6 +13,7 @@ import java.nio.file.Path;
  */
 final class ProcessCpu {
     static final long TICKS_PER_SECOND = 100;
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
     private ProcessCpu() {}
 
@@ -34,7 +36,7 @@ final class ProcessCpu {
         if (end < 0) {
             throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + statLine);
         }
-        String[] fields = statLine.substring(end + 1).trim().split("\\s+");
+        String[] fields = WHITESPACE.split(statLine.substring(end + 1).trim());
         // fields[0] is field 3 (state), so field n is fields[n - 3].
         if (fields.length < 13) {
             throw new IllegalArgumentException("/proc/<pid>/stat line too short: " + statLine);
