@@ -1,10 +1,12 @@
 package dev.duro.bench.load;
 
+import com.google.common.base.CharMatcher;
+import com.google.common.base.Splitter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
+import java.util.List;
 
 /**
  * CPU time of another process, read from Linux's {@code /proc/<pid>/stat}: {@code utime + stime}, fields 14 and
@@ -13,7 +15,8 @@ import java.util.regex.Pattern;
  */
 final class ProcessCpu {
     static final long TICKS_PER_SECOND = 100;
-    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    private static final Splitter WHITESPACE =
+            Splitter.on(CharMatcher.whitespace()).omitEmptyStrings();
 
     private ProcessCpu() {}
 
@@ -36,11 +39,11 @@ final class ProcessCpu {
         if (end < 0) {
             throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + statLine);
         }
-        String[] fields = WHITESPACE.split(statLine.substring(end + 1).trim());
-        // fields[0] is field 3 (state), so field n is fields[n - 3].
-        if (fields.length < 13) {
+        List<String> fields = WHITESPACE.splitToList(statLine.substring(end + 1));
+        // fields.get(0) is field 3 (state), so field n is fields.get(n - 3).
+        if (fields.size() < 13) {
             throw new IllegalArgumentException("/proc/<pid>/stat line too short: " + statLine);
         }
-        return Long.parseLong(fields[14 - 3]) + Long.parseLong(fields[15 - 3]);
+        return Long.parseLong(fields.get(14 - 3)) + Long.parseLong(fields.get(15 - 3));
     }
 }
