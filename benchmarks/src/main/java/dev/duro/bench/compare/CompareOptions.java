@@ -40,7 +40,8 @@ public record CompareOptions(
                                         (flags given explicitly still win)
               --out DIR                 report.md, plots, raw/ (benchmarks/results/<timestamp>)
             etcd needs /usr/bin/etcd (Debian package etcd-server); its reads are linearizable unless the JVM runs
-            with -Dduro.bench.etcd.serializable=true.
+            with -Dduro.bench.etcd.serializable=true
+            (through ./duro: DURO_JAVA_OPTS="-Xmx2g -Dduro.bench.etcd.serializable=true" ./duro bench compare).
             """;
 
     public CompareOptions {

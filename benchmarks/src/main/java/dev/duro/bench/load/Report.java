@@ -174,7 +174,8 @@ public final class Report {
         StringBuilder out = new StringBuilder("{\n");
         out.append(String.format(
                 Locale.ROOT,
-                "  \"system\": \"%s\", \"workload\": \"%s\", \"globalPercent\": %d, \"globalPartitions\": %d, \"partitions\": %d,"
+                "  \"system\": \"%s\", \"workload\": \"%s\", \"globalPercent\": %d, \"globalPartitions\": %d,"
+                        + " \"partitions\": %d,"
                         + " \"replicas\": %d, \"clients\": %d, \"seconds\": %.3f, \"cores\": %d,\n",
                 system,
                 options.workload(),
