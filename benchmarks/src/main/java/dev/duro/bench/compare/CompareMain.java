@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,16 +21,18 @@ import java.util.Map;
 
 /**
  * {@code ./duro bench compare}: runs every system of the matrix at every % global, {@code --repetitions} times
- * each, then writes {@code report.md}, the two plots and the raw per-run results. Each system is started once and
- * runs all its configurations (each run has its own warm-up), then is stopped before the next one starts, so
- * systems never share the machine. A system's first run warms up twice as long: its cluster is fresh and, for Duro,
- * its code paths are not yet compiled (the JIT state of earlier systems in this JVM would otherwise favour the
- * later ones).
+ * each, then writes {@code report.md}, the two plots and the raw per-run results.
+ *
+ * <p>Order, for fairness on a shared, noisy machine: each repetition starts every system afresh, runs it at every %
+ * global (each run with its own warm-up) and stops it before the next starts, so systems never share the machine
+ * and a slow spell of the machine spreads over systems instead of hitting one. The system order rotates from one
+ * repetition to the next, so no system always runs first, with a cold JIT, or last. The first run after a start
+ * warms up twice as long (fresh cluster, code not yet compiled).
  */
 public final class CompareMain {
     private final CompareOptions options;
     private final PrintStream console;
-    private final List<PointResult> points = new ArrayList<>();
+    private final Map<String, List<RunSample>> samples = new HashMap<>();
     private final Map<String, String> failures = new LinkedHashMap<>();
 
     private CompareMain(CompareOptions options, PrintStream console) {
@@ -90,60 +93,79 @@ public final class CompareMain {
                 options.durationSeconds(),
                 options.warmupSeconds(),
                 Math.round(options.loadSeconds() / 60.0));
-        for (int i = 0; i < options.systems().size(); i++) {
-            SystemSpec system = options.systems().get(i);
-            console.printf(
-                    Locale.ROOT,
-                    "%n== [%d/%d] %s: %s%n",
-                    i + 1,
-                    options.systems().size(),
-                    system.name(),
-                    system.describe());
-            try {
-                runSystem(system);
-            } catch (IOException | RuntimeException e) {
-                failures.put(system.name(), e.getClass().getSimpleName() + ": " + e.getMessage());
-                console.println("== " + system.name() + " failed, going on without it: " + e.getMessage());
+        int systemCount = options.systems().size();
+        for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
+            for (int k = 0; k < systemCount; k++) {
+                SystemSpec system = options.systems().get((k + repetition - 1) % systemCount);
+                if (failures.containsKey(system.name())) {
+                    continue;
+                }
+                console.printf(
+                        Locale.ROOT,
+                        "%n== repetition %d/%d, [%d/%d] %s: %s%n",
+                        repetition,
+                        options.repetitions(),
+                        k + 1,
+                        systemCount,
+                        system.name(),
+                        system.describe());
+                try {
+                    runSystem(system, repetition);
+                } catch (IOException | RuntimeException e) {
+                    failures.put(system.name(), e.getClass().getSimpleName() + ": " + e.getMessage());
+                    console.println("== " + system.name() + " failed, going on without it: " + e.getMessage());
+                }
+            }
+        }
+        List<PointResult> points = new ArrayList<>();
+        for (SystemSpec system : options.systems()) {
+            for (int global : options.globals()) {
+                List<RunSample> runs = samples.getOrDefault(point(system, global), List.of());
+                if (!runs.isEmpty()) {
+                    points.add(new PointResult(system.name(), global, runs));
+                }
             }
         }
         return new CompareResults(options.systems(), options.globals(), points, failures);
     }
 
-    private void runSystem(SystemSpec system) throws IOException, InterruptedException {
+    private static String point(SystemSpec system, int global) {
+        return system.name() + "@" + global;
+    }
+
+    /** Starts {@code system}, runs it once at every % global, stops it. */
+    private void runSystem(SystemSpec system, int repetition) throws IOException, InterruptedException {
         Path raw = options.outputDirectory().resolve("raw");
         LoadOptions layout = LoadOptions.parse(options.loadArgs(system, 0, raw));
         try (Target target = layout.system().start(layout, console)) {
+            boolean fresh = true;
             for (int global : options.globals()) {
-                List<RunSample> runs = new ArrayList<>();
-                for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
-                    console.printf(
-                            Locale.ROOT,
-                            "-- %s, %d%% global, repetition %d/%d%n",
-                            system.name(),
-                            global,
-                            repetition,
-                            options.repetitions());
-                    Path out = raw.resolve(system.name() + "-g" + global + "-r" + repetition);
-                    boolean first = runs.isEmpty()
-                            && points.stream().noneMatch(p -> p.system().equals(system.name()));
-                    int warmup = first ? 2 * options.warmupSeconds() : options.warmupSeconds();
-                    LoadOptions run = LoadOptions.parse(options.loadArgs(system, global, out, warmup));
-                    Report report = new LoadGenerator(run, console).run(target);
-                    report.write(out);
-                    RunSample sample = RunSample.of(report);
-                    runs.add(sample);
-                    console.printf(
-                            Locale.ROOT,
-                            "   %s %d%% global: %.0f tx/s, aborts %.2f%%, errors %d, p50 %.2f ms, CPU %.3f ms/tx%n",
-                            system.name(),
-                            global,
-                            sample.committedPerSecond(),
-                            100 * sample.abortRate(),
-                            sample.errors(),
-                            sample.allLatencies().getValueAtPercentile(50) / 1e3,
-                            sample.cpuMillisPerCommit());
-                }
-                points.add(new PointResult(system.name(), global, runs));
+                console.printf(
+                        Locale.ROOT,
+                        "-- %s, %d%% global, repetition %d/%d%n",
+                        system.name(),
+                        global,
+                        repetition,
+                        options.repetitions());
+                Path out = raw.resolve(system.name() + "-g" + global + "-r" + repetition);
+                int warmup = fresh ? 2 * options.warmupSeconds() : options.warmupSeconds();
+                fresh = false;
+                LoadOptions run = LoadOptions.parse(options.loadArgs(system, global, out, warmup));
+                Report report = new LoadGenerator(run, console).run(target);
+                report.write(out);
+                RunSample sample = RunSample.of(report);
+                samples.computeIfAbsent(point(system, global), key -> new ArrayList<>())
+                        .add(sample);
+                console.printf(
+                        Locale.ROOT,
+                        "   %s %d%% global: %.0f tx/s, aborts %.2f%%, errors %d, p50 %.2f ms, CPU %.3f ms/tx%n",
+                        system.name(),
+                        global,
+                        sample.committedPerSecond(),
+                        100 * sample.abortRate(),
+                        sample.errors(),
+                        sample.allLatencies().getValueAtPercentile(50) / 1e3,
+                        sample.cpuMillisPerCommit());
             }
         }
     }

@@ -12,7 +12,7 @@ import java.util.Locale;
 /**
  * Options of {@code ./duro bench compare}. The defaults run the S-DUR paper's Figure 3 matrix (workload A; 0, 10,
  * 50 and 100% global) for Duro 1×3 (= DUR with 3 replicas, the paper's baseline) and 2×3, DUR 1×6 and etcd with
- * 3 members, 3 repetitions of 10 s after 5 s of warm-up each: about 13 minutes of load plus start-ups.
+ * 3 members, 3 repetitions of 10 s after 5 s of warm-up each: about 13 minutes of load plus 12 start-ups.
  */
 public record CompareOptions(
         String workload,
@@ -138,10 +138,11 @@ public record CompareOptions(
         return items;
     }
 
-    /** Seconds of load the matrix runs (start-ups not included). */
+    /** Seconds of load the matrix runs, the longer first warm-up after each start included (not the start-ups). */
     public long loadSeconds() {
         return (long) systems.size()
-                * (globals.size() * repetitions * (durationSeconds + warmupSeconds) + warmupSeconds);
+                * repetitions
+                * (globals.size() * (durationSeconds + warmupSeconds) + warmupSeconds);
     }
 
     /** The load generator's flags for one run of {@code system} at {@code global}% global, results in {@code out}. */

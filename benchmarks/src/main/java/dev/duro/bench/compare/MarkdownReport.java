@@ -196,8 +196,9 @@ public final class MarkdownReport {
             keys are picked, so their lines are flat by design.
             - Normalised throughput follows the paper's Figure 3: divided by classical DUR with three replicas \
             (duro-1x3, i.e. one partition), taken as the median of all its runs.
-            - Each system is started once, runs all its configurations, and is stopped before the next starts; \
-            its first run warms up twice as long (fresh cluster, cold JIT).
+            - Each repetition starts every system afresh, runs it at every % global and stops it before the next \
+            starts; the system order rotates between repetitions; the first run after a start warms up twice as \
+            long (fresh cluster, cold JIT).
             - Throughput: median over repetitions, [min-max]; latency percentiles come from the run with the \
             median throughput; abort rate and CPU/tx are medians over repetitions.
             - CPU per committed transaction: CPU time (user + system) of this JVM over the measured period \
