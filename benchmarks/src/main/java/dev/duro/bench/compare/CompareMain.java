@@ -26,8 +26,10 @@ import java.util.Map;
  * <p>Order, for fairness on a shared, noisy machine: each repetition starts every system afresh, runs it at every %
  * global (each run with its own warm-up) and stops it before the next starts, so systems never share the machine
  * and a slow spell of the machine spreads over systems instead of hitting one. The system order rotates from one
- * repetition to the next, so no system always runs first, with a cold JIT, or last. The first run after a start
- * warms up twice as long (fresh cluster, code not yet compiled).
+ * repetition to the next, so no system always runs first, with a cold JIT, or last. Within a start, the order of
+ * the % global points rotates too: Duro keeps speeding up for a minute or more after it starts (JIT, caches), and
+ * a fixed order would always give the coldest run to 0% global. The first run after a start warms up three times
+ * as long.
  */
 public final class CompareMain {
     private final CompareOptions options;
@@ -96,7 +98,7 @@ public final class CompareMain {
         int systemCount = options.systems().size();
         for (int repetition = 1; repetition <= options.repetitions(); repetition++) {
             for (int k = 0; k < systemCount; k++) {
-                SystemSpec system = options.systems().get((k + repetition - 1) % systemCount);
+                SystemSpec system = rotated(options.systems(), repetition - 1).get(k);
                 if (failures.containsKey(system.name())) {
                     continue;
                 }
@@ -129,6 +131,15 @@ public final class CompareMain {
         return new CompareResults(options.systems(), options.globals(), points, failures);
     }
 
+    /** {@code items} starting at index {@code by} (mod size), wrapping around. */
+    static <T> List<T> rotated(List<T> items, int by) {
+        List<T> result = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            result.add(items.get((i + by) % items.size()));
+        }
+        return result;
+    }
+
     private static String point(SystemSpec system, int global) {
         return system.name() + "@" + global;
     }
@@ -139,7 +150,7 @@ public final class CompareMain {
         LoadOptions layout = LoadOptions.parse(options.loadArgs(system, 0, raw));
         try (Target target = layout.system().start(layout, console)) {
             boolean fresh = true;
-            for (int global : options.globals()) {
+            for (int global : rotated(options.globals(), repetition - 1)) {
                 console.printf(
                         Locale.ROOT,
                         "-- %s, %d%% global, repetition %d/%d%n",
@@ -148,7 +159,7 @@ public final class CompareMain {
                         repetition,
                         options.repetitions());
                 Path out = raw.resolve(system.name() + "-g" + global + "-r" + repetition);
-                int warmup = fresh ? 2 * options.warmupSeconds() : options.warmupSeconds();
+                int warmup = fresh ? 3 * options.warmupSeconds() : options.warmupSeconds();
                 fresh = false;
                 LoadOptions run = LoadOptions.parse(options.loadArgs(system, global, out, warmup));
                 Report report = new LoadGenerator(run, console).run(target);

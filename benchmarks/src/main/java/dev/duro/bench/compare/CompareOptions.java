@@ -12,7 +12,7 @@ import java.util.Locale;
 /**
  * Options of {@code ./duro bench compare}. The defaults run the S-DUR paper's Figure 3 matrix (workload A; 0, 10,
  * 50 and 100% global) for Duro 1×3 (= DUR with 3 replicas, the paper's baseline) and 2×3, DUR 1×6 and etcd with
- * 3 members, 3 repetitions of 10 s after 5 s of warm-up each: about 13 minutes of load plus 12 start-ups.
+ * 3 members, 3 repetitions of 10 s after 5 s of warm-up each: about 14 minutes of load plus 12 start-ups (19 minutes in all on the shared 2-core machine).
  */
 public record CompareOptions(
         String workload,
@@ -142,7 +142,7 @@ public record CompareOptions(
     public long loadSeconds() {
         return (long) systems.size()
                 * repetitions
-                * (globals.size() * (durationSeconds + warmupSeconds) + warmupSeconds);
+                * (globals.size() * (durationSeconds + warmupSeconds) + 2 * warmupSeconds);
     }
 
     /** The load generator's flags for one run of {@code system} at {@code global}% global, results in {@code out}. */

@@ -37,7 +37,7 @@ public record Environment(
                 git("status", "--porcelain")
                         .map(status -> status.isBlank() ? "clean" : "dirty (uncommitted changes)")
                         .orElse("unknown"),
-                "./duro bench compare " + String.join(" ", args));
+                ("./duro bench compare " + String.join(" ", args)).strip());
     }
 
     private static String readCpuModel() {

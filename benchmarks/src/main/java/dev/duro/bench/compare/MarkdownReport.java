@@ -197,8 +197,8 @@ public final class MarkdownReport {
             - Normalised throughput follows the paper's Figure 3: divided by classical DUR with three replicas \
             (duro-1x3, i.e. one partition), taken as the median of all its runs.
             - Each repetition starts every system afresh, runs it at every % global and stops it before the next \
-            starts; the system order rotates between repetitions; the first run after a start warms up twice as \
-            long (fresh cluster, cold JIT).
+            starts; the order of systems and of % global points rotates between repetitions; the first run after \
+            a start warms up three times as long (fresh cluster, cold JIT).
             - Throughput: median over repetitions, [min-max]; latency percentiles come from the run with the \
             median throughput; abort rate and CPU/tx are medians over repetitions.
             - CPU per committed transaction: CPU time (user + system) of this JVM over the measured period \

@@ -19,7 +19,8 @@ class CompareOptionsTest {
         assertEquals(List.of(0, 10, 50, 100), o.globals());
         assertEquals(64, o.clients());
         assertEquals(3, o.repetitions());
-        assertEquals(4 * 3 * (4 * 15 + 5), o.loadSeconds());
+        assertEquals(4 * 3 * (4 * 15 + 10), o.loadSeconds());
+        assertEquals(List.of(50, 100, 0, 10), CompareMain.rotated(o.globals(), 2));
     }
 
     @Test
