@@ -46,13 +46,7 @@ public final class LoadGenerator {
     public boolean run() throws IOException, InterruptedException {
         Target target;
         if (options.cluster() == null) {
-            out.printf(
-                    Locale.ROOT,
-                    "starting %d node(s), %d partition(s) x %d replicas, in this process ...%n",
-                    options.replicas(),
-                    options.partitions(),
-                    options.replicas());
-            target = DuroTarget.start(options.partitions(), options.replicas());
+            target = options.system().start(options, out);
         } else {
             target = DuroTarget.connect(options.cluster());
         }
@@ -88,13 +82,13 @@ public final class LoadGenerator {
         aborts.values().forEach(LongAdder::reset);
         errors.reset();
         long[] batchingBefore = target.commandsAndEntries();
-        long cpuBefore = processCpuNanos();
+        long cpuBefore = processCpuNanos() + target.externalCpuNanos();
         long started = System.nanoTime();
         measuring.set(true);
         progress("measure", options.duration());
         measuring.set(false);
         double seconds = (System.nanoTime() - started) / 1e9;
-        long cpu = processCpuNanos() - cpuBefore;
+        long cpu = processCpuNanos() + target.externalCpuNanos() - cpuBefore;
         long[] batchingAfter = target.commandsAndEntries();
         running.set(false);
         Map<TxKind, Histogram> histograms = new EnumMap<>(TxKind.class);
@@ -112,6 +106,7 @@ public final class LoadGenerator {
         double entriesPerSecond =
                 batchingBefore == null ? Double.NaN : (batchingAfter[1] - batchingBefore[1]) / seconds;
         return new Report(
+                target.name(),
                 options,
                 seconds,
                 committed,

@@ -23,11 +23,13 @@ public record LoadOptions(
         double zipfSkew,
         String cluster,
         Path outputDirectory,
+        SystemKind system,
         boolean help) {
     public static final String USAGE =
             """
             usage: ./duro bench [options]            cluster load generator (closed-loop clients)
                    ./duro bench micro [JMH options]  JMH microbenchmarks
+                   ./duro bench compare [options]    Duro vs DUR vs etcd matrix, report and plots (compare --help)
               --workload NAME           which workload, listed below; --workload list lists them (A)
               --global PCT              percentage of global transactions (the workload's default, 0 for most)
               --global-partitions N     partitions per global transaction (2)
@@ -38,7 +40,9 @@ public record LoadOptions(
               --warmup S                seconds before measuring (10)
               --keys-per-partition N    distinct keys per partition (100000)
               --zipf S                  zipfian key skew, 0 for uniform (the workload's default, 0 for most)
-              --cluster host:port,...   drive an existing cluster instead of starting one
+              --system duro|dur|etcd    what it starts: duro P x R, dur 1 x (P*R) replicas (classical DUR),
+                                        etcd with R members (needs /usr/bin/etcd: apt-get install etcd-server) (duro)
+              --cluster host:port,...   drive an existing Duro cluster instead of starting one
               --out DIR                 where result.json and result.csv go (benchmarks/results/<timestamp>)
             workloads (name, source paper, shape; no load phase: a missing balance or list reads as 0 or empty):
             """
@@ -48,7 +52,11 @@ public record LoadOptions(
         require(globalPercent >= 0 && globalPercent <= 100, "--global must be in [0, 100]");
         require(globalPartitions >= 2, "--global-partitions must be >= 2");
         require(partitions >= 1, "--partitions must be >= 1");
-        require(globalPercent == 0 || globalPartitions <= partitions, "--global-partitions exceeds --partitions");
+        // Unpartitioned systems run the same key choice with every transaction local, so any --global is fine.
+        require(
+                system != SystemKind.DURO || globalPercent == 0 || globalPartitions <= partitions,
+                "--global-partitions exceeds --partitions");
+        require(cluster == null || system == SystemKind.DURO, "--cluster drives an existing Duro; drop --system");
         require(replicas >= 1, "--replicas must be >= 1");
         require(clients >= 1 && clients <= 10_000, "--clients must be in [1, 10000]");
         require(!duration.isNegative() && !duration.isZero(), "--duration must be positive");
@@ -76,6 +84,7 @@ public record LoadOptions(
         Double zipf = null;
         String cluster = null;
         Path out = null;
+        SystemKind system = SystemKind.DURO;
         boolean help = false;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
@@ -100,6 +109,7 @@ public record LoadOptions(
                 case "--zipf" -> zipf = Double.parseDouble(value);
                 case "--cluster" -> cluster = value;
                 case "--out" -> out = Path.of(value);
+                case "--system" -> system = SystemKind.parse(value);
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
         }
@@ -127,6 +137,7 @@ public record LoadOptions(
                 zipf,
                 cluster,
                 out,
+                system,
                 help);
     }
 }

@@ -13,6 +13,7 @@ import org.HdrHistogram.Histogram;
 public final class Report {
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};
 
+    private final String system;
     private final LoadOptions options;
     private final double seconds;
     private final Map<TxKind, Long> committed;
@@ -24,6 +25,7 @@ public final class Report {
     private final double entriesPerSecond;
 
     Report(
+            String system,
             LoadOptions options,
             double seconds,
             Map<TxKind, Long> committed,
@@ -33,6 +35,7 @@ public final class Report {
             double cpuSeconds,
             double commandsPerEntry,
             double entriesPerSecond) {
+        this.system = system;
         this.options = options;
         this.seconds = seconds;
         this.committed = committed;
@@ -44,15 +47,52 @@ public final class Report {
         this.entriesPerSecond = entriesPerSecond;
     }
 
-    long committed() {
+    /** The system under test, e.g. {@code duro-2x3}. */
+    public String system() {
+        return system;
+    }
+
+    public LoadOptions options() {
+        return options;
+    }
+
+    /** Length of the measured period, seconds. */
+    public double seconds() {
+        return seconds;
+    }
+
+    public long committed() {
         return committed.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public long committed(TxKind kind) {
+        return committed.getOrDefault(kind, 0L);
+    }
+
+    public double committedPerSecond() {
+        return committed() / seconds;
     }
 
     long abortedTotal() {
         return aborted.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    double abortRate() {
+    public long errors() {
+        return errors;
+    }
+
+    /** Latencies (microseconds) of committed transactions of {@code kind} in the measured period. */
+    public Histogram latency(TxKind kind) {
+        return latencies.get(kind);
+    }
+
+    /** CPU seconds used in the measured period: this process, plus the system's own processes outside it. */
+    public double cpuSeconds() {
+        return cpuSeconds;
+    }
+
+    /** Aborted / (committed + aborted), in [0, 1]. */
+    public double abortRate() {
         long attempts = committed() + abortedTotal();
         return attempts == 0 ? 0 : (double) abortedTotal() / attempts;
     }
@@ -60,8 +100,9 @@ public final class Report {
     void print(PrintStream out) {
         out.printf(
                 Locale.ROOT,
-                "%nworkload %s, %d%% global (%d partitions each), %d partitions x %d replicas, %d"
+                "%n%s: workload %s, %d%% global (%d partitions each), %d partitions x %d replicas, %d"
                         + " clients, %.0f s measured after %d s warm-up, %d cores%n",
+                system,
                 options.workload(),
                 options.globalPercent(),
                 options.globalPartitions(),
@@ -123,7 +164,7 @@ public final class Report {
         return histogram.getValueAtPercentile(percentile) / 1e3;
     }
 
-    void write(Path directory) throws IOException {
+    public void write(Path directory) throws IOException {
         Files.createDirectories(directory);
         Files.writeString(directory.resolve("result.json"), json(), StandardCharsets.UTF_8);
         Files.writeString(directory.resolve("result.csv"), csv(), StandardCharsets.UTF_8);
@@ -133,8 +174,10 @@ public final class Report {
         StringBuilder out = new StringBuilder("{\n");
         out.append(String.format(
                 Locale.ROOT,
-                "  \"workload\": \"%s\", \"globalPercent\": %d, \"globalPartitions\": %d, \"partitions\": %d,"
+                "  \"system\": \"%s\", \"workload\": \"%s\", \"globalPercent\": %d, \"globalPartitions\": %d,"
+                        + " \"partitions\": %d,"
                         + " \"replicas\": %d, \"clients\": %d, \"seconds\": %.3f, \"cores\": %d,\n",
+                system,
                 options.workload(),
                 options.globalPercent(),
                 options.globalPartitions(),

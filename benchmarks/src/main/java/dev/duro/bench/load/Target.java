@@ -22,6 +22,14 @@ public interface Target extends AutoCloseable {
         return null;
     }
 
+    /**
+     * CPU time (user + system, nanoseconds) the system's processes outside this JVM have used so far, e.g. etcd
+     * members; 0 when it all runs in this process, whose CPU the load generator measures itself.
+     */
+    default long externalCpuNanos() {
+        return 0;
+    }
+
     @Override
     void close();
 

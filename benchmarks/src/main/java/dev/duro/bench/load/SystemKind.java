@@ -1,0 +1,45 @@
+package dev.duro.bench.load;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * Which system {@code --system} starts: Duro partitioned as asked, classical DUR (one partition holding every
+ * key, as many replicas as the partitioned layout has nodes in all), or an etcd cluster as the outside baseline.
+ */
+public enum SystemKind {
+    /** S-DUR: {@code --partitions × --replicas}. */
+    DURO,
+    /** Classical DUR: 1 partition × ({@code --partitions × --replicas}) replicas. */
+    DUR,
+    /** etcd with {@code --replicas} members, driven through jetcd with the same transaction shape. */
+    ETCD;
+
+    public static SystemKind parse(String text) {
+        try {
+            return valueOf(text.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--system must be duro, dur or etcd, not '" + text + "'", e);
+        }
+    }
+
+    /** Starts this system in the layout {@code options} describes, telling the console what it starts. */
+    public Target start(LoadOptions options, PrintStream console) throws IOException {
+        return switch (this) {
+            case DURO -> startDuro(options.partitions(), options.replicas(), console);
+            case DUR -> startDuro(1, options.partitions() * options.replicas(), console);
+            case ETCD -> EtcdTarget.start(options.replicas(), console);
+        };
+    }
+
+    private static Target startDuro(int partitions, int replicas, PrintStream console) throws IOException {
+        console.printf(
+                Locale.ROOT,
+                "starting Duro: %d node(s), %d partition(s) x %d replicas, in this process ...%n",
+                replicas,
+                partitions,
+                replicas);
+        return DuroTarget.start(partitions, replicas);
+    }
+}

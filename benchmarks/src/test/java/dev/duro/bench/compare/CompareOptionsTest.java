@@ -1,0 +1,51 @@
+package dev.duro.bench.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.duro.bench.load.LoadOptions;
+import dev.duro.bench.load.SystemKind;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CompareOptionsTest {
+    @Test
+    void defaultsRunTheFigureThreeMatrix() {
+        CompareOptions o = CompareOptions.parse(new String[0]);
+        assertEquals(
+                List.of("duro-1x3", "duro-2x3", "dur-1x6", "etcd-3"),
+                o.systems().stream().map(SystemSpec::name).toList());
+        assertEquals(List.of(0, 10, 50, 100), o.globals());
+        assertEquals(64, o.clients());
+        assertEquals(3, o.repetitions());
+        assertEquals(4 * 3 * (4 * 15 + 10), o.loadSeconds());
+        assertEquals(List.of(50, 100, 0, 10), CompareMain.rotated(o.globals(), 2));
+    }
+
+    @Test
+    void quickShortensEverythingButExplicitFlagsWinWhereverTheyStand() {
+        CompareOptions o = CompareOptions.parse(new String[] {"--duration", "4", "--quick", "--globals", "0,100"});
+        assertEquals(1, o.repetitions());
+        assertEquals(4, o.durationSeconds());
+        assertEquals(2, o.warmupSeconds());
+        assertEquals(List.of(0, 100), o.globals());
+    }
+
+    @Test
+    void systemsMapToTheLoadGeneratorsLayouts() {
+        SystemSpec dur3 = SystemSpec.parse("duro-1x3");
+        assertEquals(SystemKind.DUR, dur3.kind());
+        LoadOptions run = LoadOptions.parse(
+                CompareOptions.parse(new String[0]).loadArgs(SystemSpec.parse("dur-1x6"), 50, Path.of("/tmp/x")));
+        assertEquals(SystemKind.DUR, run.system());
+        assertEquals(1, run.partitions());
+        assertEquals(6, run.replicas());
+        assertEquals(50, run.globalPercent());
+        assertEquals(SystemKind.ETCD, SystemSpec.parse("etcd-3").kind());
+        assertEquals(3, SystemSpec.parse("etcd-3").replicas());
+        assertThrows(IllegalArgumentException.class, () -> SystemSpec.parse("dur-2x3"));
+        assertThrows(IllegalArgumentException.class, () -> SystemSpec.parse("mysql"));
+        assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--globals", "120"}));
+    }
+}

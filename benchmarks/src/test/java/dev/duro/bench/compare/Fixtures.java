@@ -1,0 +1,56 @@
+package dev.duro.bench.compare;
+
+import dev.duro.bench.load.TxKind;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/** Comparison results from fixed numbers, as a real matrix would produce them. */
+final class Fixtures {
+    private Fixtures() {}
+
+    static RunSample run(double committedPerSecond, double latencyMillis, TxKind kind) {
+        Histogram histogram = new Histogram(3);
+        for (int i = 1; i <= 100; i++) {
+            histogram.recordValue(Math.round(latencyMillis * 1000 * i / 50.0));
+        }
+        Map<TxKind, Histogram> latencies = new EnumMap<>(TxKind.class);
+        latencies.put(kind, histogram);
+        return new RunSample(committedPerSecond, 0.004, 0.5, 0, latencies);
+    }
+
+    /** Three runs around {@code median}: 0.9x, 1x and 1.2x of it. */
+    static PointResult point(String system, int global, double median, double latencyMillis) {
+        TxKind kind = global > 0 && system.startsWith("duro-2") ? TxKind.GLOBAL : TxKind.LOCAL;
+        return new PointResult(
+                system,
+                global,
+                List.of(
+                        run(median * 0.9, latencyMillis, kind),
+                        run(median, latencyMillis, kind),
+                        run(median * 1.2, latencyMillis, kind)));
+    }
+
+    /**
+     * DUR 1x3 at 1000 tx/s, DUR 1x6 at 1000, Duro 2x3 at 2000 falling to 800 at 100% global, etcd at 100: the
+     * first and last targets met, break-even at 75%.
+     */
+    static CompareResults matrix() {
+        List<SystemSpec> systems = List.of("duro-1x3", "duro-2x3", "dur-1x6", "etcd-3").stream()
+                .map(SystemSpec::parse)
+                .toList();
+        List<Integer> globals = List.of(0, 10, 50, 100);
+        double[] duro = {2000, 1800, 1200, 800};
+        List<PointResult> points = new ArrayList<>();
+        for (int i = 0; i < globals.size(); i++) {
+            int g = globals.get(i);
+            points.add(point("duro-1x3", g, 1000, 4));
+            points.add(point("duro-2x3", g, duro[i], 5));
+            points.add(point("dur-1x6", g, 1000, 6));
+            points.add(point("etcd-3", g, 100, 40));
+        }
+        return new CompareResults(systems, globals, points, Map.of());
+    }
+}
