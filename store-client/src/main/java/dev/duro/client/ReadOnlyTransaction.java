@@ -1,6 +1,8 @@
 package dev.duro.client;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.DuroException;
+import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.HostPort;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +47,7 @@ public final class ReadOnlyTransaction implements KeyReader {
     private long[] fetchCut() {
         List<HostPort> nodes = client.cluster().allNodes();
         long deadline = System.nanoTime() + SESSION_WAIT_MAX.toNanos();
-        UnavailableException last = null;
+        DuroException last = null;
         for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
             HostPort node = nodes.get(Math.floorMod(attempt, nodes.size()));
             try {
@@ -54,6 +56,13 @@ public final class ReadOnlyTransaction implements KeyReader {
                     return vector;
                 }
             } catch (UnavailableException e) {
+                last = e;
+            } catch (ServerErrorException e) {
+                // A node that cannot build a cut yet (no leader reachable for its ReadIndex, a partition it has
+                // not heard from): another node may well can, so try the next one instead of failing the read.
+                if (e.code() != ErrorCode.NOT_READY) {
+                    throw e;
+                }
                 last = e;
             }
             pauseBriefly();

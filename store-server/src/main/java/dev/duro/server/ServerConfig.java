@@ -69,7 +69,12 @@ public final class ServerConfig {
     private ServerConfig(Parser in) {
         clusterName = in.string("cluster.name", "duro");
         nodeId = in.string("node.id", null);
-        dataDirectory = Path.of(in.string("data.dir", "data/" + (nodeId == null ? "node" : nodeId)));
+        String dataDir = in.string("data.dir", "data/" + (nodeId == null ? "node" : nodeId));
+        if (dataDir.indexOf(',') >= 0) {
+            // Ratis reads its storage setting as a comma-separated list, so such a path would not be found.
+            in.problem("data.dir", "must not contain a comma (got '" + dataDir + "')");
+        }
+        dataDirectory = Path.of(dataDir.replace(',', '_'));
         nodes = in.nodes();
         placement = in.placement(nodes);
         partitioner = in.string("cluster.partitioner", "hash");
