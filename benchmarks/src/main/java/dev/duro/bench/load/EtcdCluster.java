@@ -3,7 +3,6 @@ package dev.duro.bench.load;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,7 +44,7 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     private void launch(int memberCount, PrintStream console) throws IOException {
-        List<Integer> ports = freePorts(2 * memberCount);
+        List<Integer> ports = LocalBenchCluster.freePorts(2 * memberCount);
         List<String> peers = new ArrayList<>();
         for (int i = 0; i < memberCount; i++) {
             clientUrls.add("http://127.0.0.1:" + ports.get(2 * i));
@@ -181,23 +180,6 @@ public final class EtcdCluster implements AutoCloseable {
             total += ProcessCpu.nanos(member.pid());
         }
         return total;
-    }
-
-    private static List<Integer> freePorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0);
-                sockets.add(socket);
-                ports.add(socket.getLocalPort());
-            }
-            return ports;
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
-            }
-        }
     }
 
     /** SIGTERM to each member by pid, then SIGKILL to any still alive after {@link #STOP_TIMEOUT}. */

@@ -74,7 +74,8 @@ final class LocalBenchCluster implements AutoCloseable {
         return new long[] {commands, entries};
     }
 
-    private static List<Integer> freePorts(int count) throws IOException {
+    /** {@code count} distinct loopback ports free at the time of the call. */
+    static List<Integer> freePorts(int count) throws IOException {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             List<Integer> ports = new ArrayList<>();
