@@ -38,6 +38,10 @@
     :default 200 :parse-fn parse-long]
    [nil "--profile NAME" "a fixed set of tests: short"]
    [nil "--matrix" "every workload x every nemesis"]
+   [nil "--matrix-workloads NAMES" "the workloads (rows) --matrix runs, comma-separated"
+    :default workload-names :default-desc "all"
+    :parse-fn #(mapv keyword (str/split % #","))
+    :validate [#(every? (set workload-names) %) "unknown workload"]]
    ["-h" "--help"]])
 
 (defn profile-tests [name]
@@ -48,8 +52,8 @@
              {:workload :set :nemesis [:partition] :time-limit 30}]
     (throw (ex-info (str "unknown profile " name) {}))))
 
-(defn- matrix-tests []
-  (for [w workload-names, n nemesis-names] {:workload w :nemesis [n]}))
+(defn- matrix-tests [workloads]
+  (for [w workloads, n nemesis-names] {:workload w :nemesis [n]}))
 
 (defn- cell [x] (str/replace (str x) "|" "\\|"))
 
@@ -83,7 +87,7 @@
     (let [seed (or (:seed options) (System/currentTimeMillis))
           base (assoc options :seed seed :quiet-s (:quiet options))
           tests (cond (:profile options) (map #(merge base %) (profile-tests (:profile options)))
-                      (:matrix options) (map #(merge base %) (matrix-tests))
+                      (:matrix options) (map #(merge base %) (matrix-tests (:matrix-workloads options)))
                       :else [base])
           results (vec (for [[i t] (map-indexed vector tests)]
                          (runner/run-test (assoc t :seed (+ seed i)))))
