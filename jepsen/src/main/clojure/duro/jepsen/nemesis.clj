@@ -21,7 +21,7 @@
 (defn- minority [^java.util.Random rng nodes]
   (let [k (max 1 (quot (dec (count nodes)) 2))
         n (inc (.nextInt rng k))]
-    (vec (take n (sort-by (fn [_] (.nextDouble rng)) nodes)))))
+    (vec (take n (u/shuffle-with rng nodes)))))
 
 (defn leaders
   "Node ids that lead some partition group, by the cluster view (best effort: empty when unknown)."

@@ -89,7 +89,7 @@
 (defn halves
   "Random halves: a minority and a majority that cannot talk. Returns the grudge."
   [nodes ^java.util.Random rng]
-  (let [shuffled (vec (sort-by (fn [_] (.nextDouble rng)) nodes))
+  (let [shuffled (vec (u/shuffle-with rng nodes))
         k (quot (count nodes) 2)
         minority (set (take (max 1 k) shuffled))
         majority (remove minority shuffled)]
@@ -103,7 +103,7 @@
 (defn bridge
   "Two sides that only one bridge node hears: for 3 nodes, the ends do not hear each other."
   [nodes ^java.util.Random rng]
-  (let [shuffled (vec (sort-by (fn [_] (.nextDouble rng)) nodes))
+  (let [shuffled (vec (u/shuffle-with rng nodes))
         n (count shuffled)
         mid (quot n 2)
         left (subvec shuffled 0 mid)
@@ -113,7 +113,7 @@
 (defn majorities-ring
   "Each node hears only its ring neighbours within a majority window (interesting for 5+ nodes)."
   [nodes ^java.util.Random rng]
-  (let [shuffled (vec (sort-by (fn [_] (.nextDouble rng)) nodes))
+  (let [shuffled (vec (u/shuffle-with rng nodes))
         n (count shuffled)
         reach (quot (inc (quot n 2)) 2)]
     (into {}

@@ -50,3 +50,9 @@
     (when (.exists f)
       (doseq [c (reverse (file-seq f))]
         (.delete ^java.io.File c)))))
+
+(defn shuffle-with
+  "The elements of `xs` in an order drawn from `rng` (one draw per element, so the sort's comparator stays
+  consistent, as TimSort requires)."
+  [^java.util.Random rng xs]
+  (map second (sort-by first (map (fn [x] [(.nextDouble rng) x]) xs))))

@@ -3,7 +3,8 @@
   rolling window of integer keys (a key retires after appends-per-key appends and a fresh one takes its place),
   values unique per key. About half the transactions are steered to touch keys on different partitions, so
   many are global."
-  (:require [duro.jepsen.client :as client]))
+  (:require [duro.jepsen.client :as client]
+            [duro.jepsen.util :as u]))
 
 (defn workload
   [{:keys [^java.util.Random rng key-count appends-per-key] :or {key-count 8 appends-per-key 32}} view-partition]
@@ -11,7 +12,7 @@
         all-keys (atom (set (range key-count)))
         part (memoize (fn [k] (view-partition (client/la-key k))))
         pick-keys (fn [active n spread?]
-                    (let [shuffled (sort-by (fn [_] (.nextDouble rng)) active)]
+                    (let [shuffled (u/shuffle-with rng active)]
                       (if-not spread?
                         (vec (take n shuffled))
                         ;; one key from each partition first, then any
