@@ -40,6 +40,28 @@
            {:valid? :unknown :error (str "checker threw: " t)}))
     {:valid? :unknown :error "checker not available"}))
 
+(def external-checkers
+  "Checker namespaces that run a program built on first use (Porcupine with Go, adya with cargo)."
+  ['duro.jepsen.checker.porcupine 'duro.jepsen.checker.adya])
+
+(defn prepare-external!
+  "Builds the external checkers' programs now, where the package registries can be reached: the harness runs
+  inside a network namespace with no route out, where a first build would fail. A checker whose tool chain is
+  missing, or whose build fails, is reported and left :unknown at check time; nothing here stops a run."
+  []
+  (doseq [ns-sym external-checkers]
+    (try
+      (let [available? (requiring-resolve (symbol (str ns-sym) "available?"))
+            binary (requiring-resolve (symbol (str ns-sym) "binary"))]
+        (if (available?)
+          (binding [*out* *err*]
+            (println "jepsen/run:" (name ns-sym) "ready at" (str (binary))))
+          (binding [*out* *err*]
+            (println "jepsen/run:" (name ns-sym) "unavailable (tool chain not on the PATH); its verdicts will be :unknown"))))
+      (catch Throwable t
+        (binding [*out* *err*]
+          (println "jepsen/run: could not build" (name ns-sym) "-" (.getMessage t)))))))
+
 ;; ---- smoke checks ----
 
 (defn- client-ops [history] (remove #(= :nemesis (:process %)) history))

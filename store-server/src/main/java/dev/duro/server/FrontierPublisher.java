@@ -55,9 +55,15 @@ final class FrontierPublisher {
     void publish() {
         for (String node : nodes) {
             if (!node.equals(selfId)) {
-                Channel channel = peers.channel(node);
+                // Polled every round: a peer that was down is reconnected even when no vote goes its way, and
+                // anything it may have missed is sent again once it is back.
+                Channel channel = peers.liveChannel(node);
                 if (channel != publishedOn.get(node)) {
-                    publishedOn.put(node, channel);
+                    if (channel == null) {
+                        publishedOn.remove(node);
+                    } else {
+                        publishedOn.put(node, channel);
+                    }
                     for (Map<String, Long> sent : published.values()) {
                         sent.remove(node);
                     }
@@ -72,18 +78,21 @@ final class FrontierPublisher {
             }
             Map<String, Long> sent = published.computeIfAbsent(partition, p -> new HashMap<>());
             for (String node : nodes) {
+                boolean self = node.equals(selfId);
+                if (!self && !publishedOn.containsKey(node)) {
+                    continue; // not connected: sent in full once it is
+                }
                 long upTo = sent.getOrDefault(node, 0L);
                 Frontier frontier = replica.frontier(upTo);
                 if (frontier.snapshotCounter() == upTo && frontier.globals().isEmpty() && sent.containsKey(node)) {
                     continue; // nothing new for this destination
                 }
-                if (node.equals(selfId)) {
+                if (self) {
                     accept(frontier);
-                    sent.put(node, frontier.snapshotCounter());
-                } else if (peers.connected(node) || !sent.containsKey(node)) {
+                } else {
                     peers.send(node, new FrontierMessage(frontier));
-                    sent.put(node, frontier.snapshotCounter());
                 }
+                sent.put(node, frontier.snapshotCounter());
             }
         }
     }

@@ -102,20 +102,16 @@ final class PeerLinks implements Closeable {
         });
     }
 
-    /** Whether the connection to {@code nodeId} is up now (a frontier publisher restarts from zero if not). */
-    boolean connected(String nodeId) {
-        Link link = links.get(nodeId);
-        ChannelFuture connection = link == null ? null : link.connection;
-        return connection != null
-                && connection.isSuccess()
-                && connection.channel().isActive();
-    }
-
-    /** The channel to {@code nodeId} if connected, for identity checks across reconnects. */
-    Channel channel(String nodeId) {
-        Link link = links.get(nodeId);
-        ChannelFuture connection = link == null ? null : link.connection;
-        return connection != null && connection.isSuccess() ? connection.channel() : null;
+    /**
+     * The live channel to {@code nodeId}, or null while there is none; then a connection attempt is started
+     * (at most one per backoff period), so a caller that polls this keeps reconnecting a link that carries no
+     * other traffic. A new channel after a reconnect is a different object, which callers use to notice that
+     * the peer may have missed what was sent before.
+     */
+    Channel liveChannel(String nodeId) {
+        Link link = links.computeIfAbsent(nodeId, id -> new Link(nodes.get(id)));
+        ChannelFuture connection = link.connection();
+        return connection.isSuccess() && connection.channel().isActive() ? connection.channel() : null;
     }
 
     private void write(Channel channel, Message message) {
