@@ -136,16 +136,19 @@
 
 (defn recovery
   "After the faults were healed the cluster served again: some client operation completed :ok in the final
-  quiet phase, and every final operation (retried a few times) completed :ok at its last attempt."
-  [{:keys [quiet-from-ns]} history]
+  quiet phase, every final operation (retried a few times) completed :ok at its last attempt, and, where the
+  run probed them (:cut-probe, {node cut-or-error}), every node gave a linearizable cut of its own."
+  [{:keys [quiet-from-ns cut-probe]} history]
   (let [late-ok (count (filter #(and (= :ok (:type %)) (not= :nemesis (:process %))
                                      (>= (:time %) quiet-from-ns))
                                history))
         finals (->> history
                     (filter #(and (:final? %) (not= :invoke (:type %))))
                     (group-by final-key))
-        failed (vec (for [[id attempts] finals :when (not= :ok (:type (last attempts)))] id))]
-    {:valid? (and (pos? late-ok) (empty? failed))
+        failed (vec (for [[id attempts] finals :when (not= :ok (:type (last attempts)))] id))
+        no-cut (vec (for [[node cut] cut-probe :when (not (sequential? cut))] node))]
+    {:valid? (and (pos? late-ok) (empty? failed) (empty? no-cut))
+     :nodes-without-cut no-cut
      :ok-after-heal late-ok
      :final-ops (count finals)
      :final-attempts (reduce + 0 (map count (vals finals)))

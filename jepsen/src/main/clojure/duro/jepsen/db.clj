@@ -140,20 +140,28 @@
     (.awaitReady c (Duration/ofSeconds timeout-s))))
 
 (defn probe-cuts
-  "Diagnostics: asks every node on its own for a linearizable cut (the first step of a linearizable read-only
-  transaction), so a node that cannot give one shows up by name. The client only exposes this per node
-  package-privately, hence reflection. Returns {node [cut ...] or \"error\"}."
-  [test]
-  (with-open [c (client test)]
-    (let [m (doto (.getDeclaredMethod DuroClient "snapshotVector"
-                                      (into-array Class [dev.duro.core.wire.HostPort dev.duro.client.ReadConsistency]))
-              (.setAccessible true))]
-      (into (sorted-map)
-            (for [n (:nodes test)]
-              [n (try (vec (.invoke m c (object-array [(dev.duro.core.wire.HostPort. (net/address (:hosts test) n) (int client-port))
-                                                       dev.duro.client.ReadConsistency/LINEARIZABLE])))
-                      (catch java.lang.reflect.InvocationTargetException e (str (.getCause e)))
-                      (catch Exception e (str e)))])))))
+  "Asks every node on its own for a linearizable cut (the first step of a linearizable read-only transaction),
+  so a node that cannot give one shows up by name: after the faults are healed every node must serve them
+  again. A node gets `attempts` tries, a second apart (each waits up to the server's 2 s). The client only
+  exposes this per node package-privately, hence reflection. Returns {node [cut ...] or \"error\"}."
+  ([test] (probe-cuts test 15))
+  ([test attempts]
+   (with-open [c (client test)]
+     (let [m (doto (.getDeclaredMethod DuroClient "snapshotVector"
+                                       (into-array Class [dev.duro.core.wire.HostPort dev.duro.client.ReadConsistency]))
+               (.setAccessible true))
+           probe (fn [n]
+                   (try (vec (.invoke m c (object-array [(dev.duro.core.wire.HostPort. (net/address (:hosts test) n) (int client-port))
+                                                        dev.duro.client.ReadConsistency/LINEARIZABLE])))
+                        (catch java.lang.reflect.InvocationTargetException e (str (.getCause e)))
+                        (catch Exception e (str e))))]
+       (into (sorted-map)
+             (for [n (:nodes test)]
+               [n (loop [attempt 1]
+                    (let [r (probe n)]
+                      (if (or (vector? r) (>= attempt attempts))
+                        r
+                        (do (u/sleep-ms 1000) (recur (inc attempt))))))]))))))
 
 (defn setup!
   "Installs, configures and starts every node, then waits for the cluster to serve."

@@ -145,9 +145,10 @@
                                       (mapv (fn [w] (-> w
                                                         (assoc :start-s (/ (:start-ns w) 1e9) :stop-s (/ (:stop-ns w) 1e9))))
                                             @timeline-windows))
-                  check-opts (merge (:check-opts wl) {:quiet-from-ns quiet-from :workload workload})
+                  check-opts (merge (:check-opts wl) {:quiet-from-ns quiet-from :workload workload
+                                                      :cut-probe @cut-probe})
                   result (checks/check workload check-opts hist)
-                  _ (store/write-edn! (io/file dir "results.edn") (assoc result :check-opts check-opts :cut-probe @cut-probe))
+                  _ (store/write-edn! (io/file dir "results.edn") (assoc result :check-opts check-opts))
                   _ (try (timeline/render! (io/file dir "timeline.png")
                                            {:title (str (name workload) " x " (nemesis-label nemesis))
                                             :history hist :windows @timeline-windows :result result

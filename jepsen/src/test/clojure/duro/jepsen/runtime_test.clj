@@ -85,7 +85,13 @@
            (op 9 {:type :ok :f :read :process 1 :final? true :final-id 0})]]
     (is (true? (:valid? (checks/recovery {:quiet-from-ns 4000000} h))) "a final read that succeeds on retry")
     (is (false? (:valid? (checks/recovery {:quiet-from-ns 4000000} (vec (take 4 h)))))
-        "a final read that never succeeded")))
+        "a final read that never succeeded")
+    (is (true? (:valid? (checks/recovery {:quiet-from-ns 4000000 :cut-probe {"n1" [3 4] "n2" [3 4]}} h)))
+        "every node gives a linearizable cut")
+    (let [r (checks/recovery {:quiet-from-ns 4000000
+                              :cut-probe {"n1" [3 4] "n2" "NOT_READY: no linearizable cut within 2000 ms"}} h)]
+      (is (false? (:valid? r)) "a node that cannot give a linearizable cut after the heal")
+      (is (= ["n2"] (:nodes-without-cut r))))))
 
 (defn check-opts-first [opts history] [:opts-first opts (count history)])
 (defn check-history-first
