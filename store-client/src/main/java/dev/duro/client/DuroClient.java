@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -50,6 +51,9 @@ import java.util.function.LongFunction;
  * <p>Thread-safe; share one client per application. Transactions are not thread-safe.
  */
 public final class DuroClient implements AutoCloseable {
+    /** How old the cluster view may grow before {@link #cluster()} refreshes it in the background. */
+    static final Duration VIEW_REFRESH = Duration.ofSeconds(2);
+
     private final List<HostPort> seeds;
     private final Duration requestTimeout;
     private final RetryPolicy retryPolicy;
@@ -63,8 +67,14 @@ public final class DuroClient implements AutoCloseable {
     private final Map<HostPort, NodeConnection> connections = new ConcurrentHashMap<>();
     /** Per partition, the newest version this client committed there: reads never go below it. */
     private final Map<Integer, Long> sessionTokens = new ConcurrentHashMap<>();
+    /** Nodes that recently could not serve: tried last for a while. */
+    private final NodeHealth health = new NodeHealth(System::nanoTime);
 
     private volatile ClusterView view;
+    /** When {@link #view} was fetched ({@link System#nanoTime()}). */
+    private volatile long viewFetchedNanos;
+    /** Whether a background refresh of the view is under way. */
+    private final AtomicBoolean refreshingView = new AtomicBoolean();
 
     private DuroClient(Builder builder) {
         this.seeds = List.copyOf(builder.seeds);
@@ -245,10 +255,34 @@ public final class DuroClient implements AutoCloseable {
         return requestTimeout;
     }
 
-    /** The cluster as last seen, fetched from the seeds on first use. */
+    NodeHealth health() {
+        return health;
+    }
+
+    /**
+     * The cluster as last seen, fetched from the seeds on first use. A view older than {@link #VIEW_REFRESH} is
+     * refreshed in the background (this call does not wait), so commits follow leaders that moved although
+     * nothing failed: a node that led a partition before it crashed serves again as a follower, and would
+     * otherwise go on coordinating this client's commits while it catches up.
+     */
     public ClusterView cluster() {
         ClusterView current = view;
-        return current != null ? current : refreshCluster();
+        if (current == null) {
+            return refreshCluster();
+        }
+        if (System.nanoTime() - viewFetchedNanos > VIEW_REFRESH.toNanos()
+                && refreshingView.compareAndSet(false, true)) {
+            CompletableFuture<Void> unused = CompletableFuture.runAsync(() -> {
+                try {
+                    refreshCluster();
+                } catch (RuntimeException keepTheLastView) {
+                    // nothing answered: the last view stays, and failures on the request path fail over as before
+                } finally {
+                    refreshingView.set(false);
+                }
+            });
+        }
+        return current;
     }
 
     /** Asks the nodes for the current layout (leaders move); tries every known node before giving up. */
@@ -264,6 +298,7 @@ public final class DuroClient implements AutoCloseable {
                 ServerReply reply = await(call(node, ClusterInfoRequest::new));
                 if (reply instanceof ClusterInfoReply info) {
                     ClusterView fresh = new ClusterView(info);
+                    viewFetchedNanos = System.nanoTime();
                     view = fresh;
                     return fresh;
                 }

@@ -15,7 +15,8 @@ import javax.annotation.Nullable;
 
 /**
  * Reads one key from any replica of its partition, failing over to the next replica when one is unreachable,
- * lags beyond its wait bound, or does not hold the partition.
+ * lags beyond its wait bound, or does not hold the partition. Replicas that recently failed are tried last
+ * ({@link NodeHealth}).
  */
 final class PartitionReader {
     private final DuroClient client;
@@ -33,7 +34,7 @@ final class PartitionReader {
      * @param minVersion the session token: the replica must have reached this version
      */
     CompletableFuture<ReadReply> read(Bytes key, @Nullable Long snapshot, long minVersion) {
-        List<HostPort> replicas = client.cluster().replicas(partition);
+        List<HostPort> replicas = client.health().order(client.cluster().replicas(partition), firstChoice);
         return attempt(key, snapshot, minVersion, replicas, 0, null);
     }
 
@@ -50,18 +51,20 @@ final class PartitionReader {
                             ? previous
                             : new UnavailableException("no replica of partition " + partition + " answered", false));
         }
-        HostPort replica = replicas.get(Math.floorMod(firstChoice + tried, replicas.size()));
+        HostPort replica = replicas.get(tried);
         long at = snapshot == null ? ReadRequest.LATEST : snapshot;
         return client.call(replica, id -> new ReadRequest(id, key, at, minVersion))
                 .handle((reply, failure) -> classify(reply, failure))
                 .thenCompose(result -> {
                     if (result instanceof ReadReply read) {
+                        client.health().served(replica);
                         return CompletableFuture.completedFuture(read);
                     }
                     RetryOrFail outcome = (RetryOrFail) result;
                     if (!outcome.retry) {
                         return CompletableFuture.failedFuture(outcome.error);
                     }
+                    client.health().failed(replica);
                     return attempt(key, snapshot, minVersion, replicas, tried + 1, outcome.error);
                 });
     }

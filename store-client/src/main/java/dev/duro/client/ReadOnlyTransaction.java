@@ -7,6 +7,7 @@ import dev.duro.core.wire.HostPort;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A read-only transaction (S-DUR §IV-E): it reads every partition at one consistent cut of the
@@ -45,17 +46,22 @@ public final class ReadOnlyTransaction implements KeyReader {
     }
 
     private long[] fetchCut() {
-        List<HostPort> nodes = client.cluster().allNodes();
+        NodeHealth health = client.health();
+        // Any node can build the cut: start at a random one, so read-only load spreads over the cluster.
+        List<HostPort> nodes = health.order(
+                client.cluster().allNodes(), ThreadLocalRandom.current().nextInt(1 << 16));
         long deadline = System.nanoTime() + SESSION_WAIT_MAX.toNanos();
         DuroException last = null;
         for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
             HostPort node = nodes.get(Math.floorMod(attempt, nodes.size()));
             try {
                 long[] vector = client.snapshotVector(node, consistency);
+                health.served(node);
                 if (coversSession(vector)) {
                     return vector;
                 }
             } catch (UnavailableException e) {
+                health.failed(node);
                 last = e;
             } catch (ServerErrorException e) {
                 // A node that cannot build a cut yet (no leader reachable for its ReadIndex, a partition it has
@@ -63,6 +69,7 @@ public final class ReadOnlyTransaction implements KeyReader {
                 if (e.code() != ErrorCode.NOT_READY) {
                     throw e;
                 }
+                health.failed(node);
                 last = e;
             }
             pauseBriefly();

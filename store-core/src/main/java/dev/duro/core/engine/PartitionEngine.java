@@ -57,6 +57,9 @@ import javax.annotation.Nullable;
  * </ol>
  */
 public final class PartitionEngine {
+    /** The most pending transactions behind a waiting head whose votes one resend round asks for. */
+    static final int RESEND_BEHIND_HEAD_MAX = 256;
+
     private final int partition;
     private final EngineSettings settings;
     private final MultiVersionStore store;
@@ -360,6 +363,7 @@ public final class PartitionEngine {
         if (nowMillis - lastResendMillis >= settings.voteResendAfterMillis()) {
             lastResendMillis = nowMillis;
             emit(new Effect.SendVote(head.ownVote.withReplyWanted(true), missing));
+            askForLaterVotes(head);
         }
         long abortAfter = settings.abortRequestAfterMillis() * (designatedVoter ? 1 : 2);
         if (nowMillis - lastAbortProposalMillis >= abortAfter) {
@@ -369,6 +373,29 @@ public final class PartitionEngine {
             }
         }
         return takeEffects();
+    }
+
+    /**
+     * A head that waits for votes is rarely alone: a replica replaying its log after a restart lacks the votes of
+     * every global transaction it delivers, and each would otherwise wait a resend period of its own at the head
+     * before asking (about a second per twenty of them). Asking for the votes of the pending transactions behind
+     * the head in the same round, boundedly, lets them finish in one round trip as soon as the head does.
+     */
+    private void askForLaterVotes(Pending head) {
+        int asked = 0;
+        for (Pending later : pending) {
+            if (asked >= RESEND_BEHIND_HEAD_MAX) {
+                return;
+            }
+            if (later == head || later.votes == null) {
+                continue;
+            }
+            List<Integer> lacking = missingVoters(later);
+            if (!lacking.isEmpty()) {
+                emit(new Effect.SendVote(later.ownVote.withReplyWanted(true), lacking));
+                asked++;
+            }
+        }
     }
 
     // ---- finishing ----

@@ -245,6 +245,33 @@ class PartitionEngineScenariosTest {
                 engine.tick(10_000 + ABORT_REQUEST_AFTER_MILLIS));
     }
 
+    /**
+     * A replica replaying its log after a restart lacks the votes of every global transaction behind the head:
+     * one resend round asks for all of them, so they finish together once the votes come back.
+     */
+    @Test
+    void aResendRoundAlsoAsksForTheVotesOfPendingTransactionsBehindTheHead() {
+        engine.deliver(transaction(1).at(0).writes("a").global(HERE, PEER));
+        engine.deliver(transaction(2).at(0).writes("b").local(HERE));
+        engine.deliver(transaction(3).at(0).writes("c").global(HERE, PEER));
+        engine.receiveVote(commitVote(tid(4), PEER, 9)); // its vote is here already: nothing to ask for
+        engine.deliver(transaction(4).at(0).writes("d").global(HERE, PEER));
+
+        engine.tick(0);
+        assertEquals(
+                List.of(
+                        new Effect.SendVote(commitVote(tid(1), HERE, 1).withReplyWanted(true), List.of(PEER)),
+                        new Effect.SendVote(commitVote(tid(3), HERE, 3).withReplyWanted(true), List.of(PEER))),
+                engine.tick(RESEND_AFTER_MILLIS));
+
+        engine.receiveVote(commitVote(tid(3), PEER, 7));
+        assertEquals(0, engine.snapshotCounter(), "nothing finishes before the head");
+        List<Effect> finished = engine.receiveVote(commitVote(tid(1), PEER, 5));
+        assertEquals(
+                4, finished.stream().filter(e -> e instanceof Effect.Reply).count(), "all four finish: " + finished);
+        assertEquals(4, engine.snapshotCounter());
+    }
+
     @Test
     void aFollowerProposesAbortRequestsOnlyAfterTwiceTheTimeout() {
         PartitionEngine follower = new PartitionEngine(HERE, SETTINGS);
