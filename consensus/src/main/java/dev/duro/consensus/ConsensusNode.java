@@ -53,6 +53,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConsensusNode implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsensusNode.class);
+    /** Leader-to-follower retries (Ratis multilinear policy: sleep, count pairs): quick at first, then every 0.5 s. */
+    private static final String APPENDER_RETRY_POLICY = "1ms,10, 100ms,20, 500ms,100000000";
+
     private static final long ELECTION_TIMEOUT_MIN_MILLIS = 1_000;
     private static final long ELECTION_TIMEOUT_MAX_MILLIS = 2_000;
 
@@ -157,6 +160,12 @@ public final class ConsensusNode implements Closeable {
         GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.batchBytesMax() + (2 << 20)));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
                 properties, SizeInBytes.valueOf(settings.batchBytesMax() + (1 << 20)));
+        // How often a leader retries a follower it cannot reach. Ratis's default backs off to one try every 5 s
+        // after 30 failures, so a follower restarted after a few seconds down waited up to 5 s before the leader
+        // tried it again, and served reads from a stale replica meanwhile; worse, if the leader then died the
+        // surviving majority included that lagging follower and could commit nothing until it caught up. A try
+        // every half second costs a connection attempt per unreachable follower.
+        RaftServerConfigKeys.Log.Appender.setRetryPolicy(properties, APPENDER_RETRY_POLICY);
         RaftServerConfigKeys.Rpc.setRequestTimeout(
                 properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
         // Read-only requests go through ReadIndex at the leader: linearizable (the default is a leader-local read).
