@@ -346,17 +346,26 @@ public final class ConsensusNode implements Closeable {
     }
 
     /**
-     * The snapshot counter of {@code partition}'s leader, confirmed by a Raft ReadIndex: it covers every
-     * transaction finished at the leader before the call (linearizable reads).
+     * The number of the newest transaction delivered at {@code partition} ({@code PSC}) as of a Raft ReadIndex
+     * taken now: every transaction acknowledged before this call is numbered at or below it (linearizable reads
+     * wait until the consistent cut covers it).
+     *
+     * <p>Asked of this node's own replica when it has one (a follower read: the replica asks its leader for the
+     * commit index and answers once it has applied that far), so a leader change costs only the election: the
+     * replica learns its new leader from the Raft protocol itself, where a client routed to the old leader first
+     * waits for its request to time out. Otherwise asked of the leader.
      */
-    public CompletableFuture<Long> linearizableSnapshotCounter(int partition) {
+    public CompletableFuture<Long> linearizableDeliveredCounter(int partition) {
         RaftClient client = readClients.computeIfAbsent(partition, this::newClient);
-        return client.async().sendReadOnly(Message.EMPTY).thenApply(reply -> {
-            if (!reply.isSuccess()) {
+        CompletableFuture<RaftClientReply> reply = replica(partition) != null
+                ? client.async().sendReadOnly(Message.EMPTY, RaftTopology.peerId(nodeId))
+                : client.async().sendReadOnly(Message.EMPTY);
+        return reply.thenApply(answer -> {
+            if (!answer.isSuccess()) {
                 throw new IllegalStateException(
-                        "ReadIndex at partition " + partition + " failed", reply.getException());
+                        "ReadIndex at partition " + partition + " failed", answer.getException());
             }
-            return PartitionStateMachine.snapshotCounterOf(reply.getMessage());
+            return PartitionStateMachine.deliveredCounterOf(answer.getMessage());
         });
     }
 

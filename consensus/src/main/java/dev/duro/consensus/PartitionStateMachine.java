@@ -222,13 +222,20 @@ public final class PartitionStateMachine extends BaseStateMachine {
     }
 
     /**
-     * Answers a read-only Raft request with this replica's {@code SC}. With the linearizable read option Ratis
-     * calls it on the leader after a ReadIndex round, so the answer covers every entry committed before the
-     * request arrived.
+     * Answers a read-only Raft request with this replica's {@code PSC}, the number of the newest transaction
+     * delivered here. With the linearizable read option Ratis calls it after a ReadIndex round (on the leader, or
+     * on a follower once it has applied up to the leader's commit index), so the answer covers every transaction
+     * delivered before the request arrived: every one acknowledged to a client by then is among them, because a
+     * transaction finishes only after its delivery at every participant. {@code SC} would not do: a replica that
+     * still waits for a vote can be behind the coordinator that already acknowledged the transaction. {@code PSC}
+     * is a function of the applied log alone, so every replica gives the same answer at the same index.
      */
     @Override
     public CompletableFuture<Message> query(Message request) {
-        long counter = snapshotCounter();
+        long counter;
+        synchronized (lock) {
+            counter = engine.pendingSnapshotCounter();
+        }
         byte[] bytes = new byte[Long.BYTES];
         for (int i = 0; i < Long.BYTES; i++) {
             bytes[i] = (byte) (counter >>> (56 - 8 * i));
@@ -237,10 +244,10 @@ public final class PartitionStateMachine extends BaseStateMachine {
     }
 
     /** Decodes {@link #query}'s answer. */
-    public static long snapshotCounterOf(Message reply) {
+    public static long deliveredCounterOf(Message reply) {
         byte[] bytes = reply.getContent().toByteArray();
         if (bytes.length != Long.BYTES) {
-            throw new IllegalArgumentException("not a snapshot counter reply: " + bytes.length + " bytes");
+            throw new IllegalArgumentException("not a delivered-counter reply: " + bytes.length + " bytes");
         }
         long counter = 0;
         for (byte b : bytes) {

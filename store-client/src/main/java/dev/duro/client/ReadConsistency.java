@@ -9,8 +9,8 @@ public enum ReadConsistency {
     SNAPSHOT,
     /**
      * Linearizable (strict serializable): the cut includes every transaction that committed before the
-     * read-only transaction began, confirmed by a Raft ReadIndex at each partition's leader. Costs a round of
-     * leader confirmations.
+     * read-only transaction began: the node asked confirms, with a Raft ReadIndex per partition, the newest
+     * transaction delivered there, and waits until its cut covers them. Costs a round of leader confirmations.
      */
     LINEARIZABLE
 }

@@ -121,14 +121,14 @@ final class FrontierPublisher {
     }
 
     /**
-     * A cut covering every partition's snapshot counter as confirmed at its leader by a Raft ReadIndex now: a
-     * read-only transaction at it sees everything that finished before this call (linearizable).
+     * A cut covering, at every partition, the newest transaction delivered there as of a Raft ReadIndex taken
+     * now: a read-only transaction at it sees everything acknowledged before this call (linearizable).
      */
     CompletableFuture<long[]> linearizableCut(Duration waitMax) {
         int partitions = consensus.topology().partitionCount();
         List<CompletableFuture<Long>> confirmed = new ArrayList<>(partitions);
         for (int p = 0; p < partitions; p++) {
-            confirmed.add(consensus.linearizableSnapshotCounter(p));
+            confirmed.add(consensus.linearizableDeliveredCounter(p));
         }
         return CompletableFuture.allOf(confirmed.toArray(new CompletableFuture<?>[0]))
                 .thenCompose(all -> {

@@ -5,7 +5,7 @@ package dev.duro.core.wire;
  *
  * @param linearizable false: the greatest cut the server knows (serializable, possibly a few milliseconds
  *     stale). true: a cut that includes everything committed before the request arrived — the server confirms
- *     each partition's snapshot counter at its leader with a Raft ReadIndex and waits until its cut covers them.
+ *     each partition's newest delivered transaction with a Raft ReadIndex and waits until its cut covers them.
  */
 public record SnapshotVectorRequest(long requestId, boolean linearizable) implements ClientRequest {
     public SnapshotVectorRequest(long requestId) {
