@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
 
 /**
  * The vector-of-snapshots service (DESIGN §6). Every few milliseconds, each partition's designated voter on
@@ -166,10 +167,15 @@ final class FrontierPublisher {
         return true;
     }
 
-    /** The greatest consistent cut this node knows. */
+    /**
+     * The greatest consistent cut this node knows, or null until a frontier of every partition has arrived (see
+     * {@link SnapshotVectorTracker#heardFromEveryPartition}): a node that just started answers {@code NOT_READY}
+     * and the client asks another.
+     */
+    @Nullable
     long[] cut() {
         synchronized (tracker) {
-            return tracker.cut();
+            return tracker.heardFromEveryPartition() ? tracker.cut() : null;
         }
     }
 }

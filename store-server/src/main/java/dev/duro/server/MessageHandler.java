@@ -121,7 +121,14 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         }
         if (request instanceof SnapshotVectorRequest vector) {
             if (!vector.linearizable()) {
-                return CompletableFuture.completedFuture(new SnapshotVectorReply(vector.requestId(), frontiers.cut()));
+                long[] cut = frontiers.cut();
+                return CompletableFuture.completedFuture(
+                        cut != null
+                                ? new SnapshotVectorReply(vector.requestId(), cut)
+                                : new ErrorReply(
+                                        vector.requestId(),
+                                        ErrorCode.NOT_READY,
+                                        "this node has not yet heard from every partition's leader"));
             }
             return frontiers
                     .linearizableCut(linearizableWaitMax)

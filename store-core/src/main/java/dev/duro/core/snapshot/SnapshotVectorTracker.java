@@ -38,6 +38,8 @@ public final class SnapshotVectorTracker {
     private final List<TreeMap<Long, Long>> waiting = new ArrayList<>();
 
     private final long[] cut;
+    /** Per partition, whether any frontier of it has arrived. */
+    private final boolean[] heard;
     /** Committed global transactions not yet included at all their partitions in {@link #cut}. */
     private final Map<TxId, GlobalCommit> open = new LinkedHashMap<>();
 
@@ -47,6 +49,7 @@ public final class SnapshotVectorTracker {
         }
         frontiers = new long[partitions];
         cut = new long[partitions];
+        heard = new boolean[partitions];
         for (int p = 0; p < partitions; p++) {
             waiting.add(new TreeMap<>());
         }
@@ -63,6 +66,23 @@ public final class SnapshotVectorTracker {
 
     public long cutAt(int partition) {
         return cut[partition];
+    }
+
+    /**
+     * Whether a frontier of every partition has arrived. A tracker that has not heard from some partition keeps
+     * it at 0 in its cut, which is consistent with every global transaction the tracker knows of; but a
+     * publisher's first frontier lists only the globals it still retains ({@code engine.global-commits-retained}),
+     * and an old one it forgot could be included at its partition and excluded at the silent one. Once every
+     * partition has been heard, such a forgotten global is committed, hence included, at each of its partitions
+     * that forgot it, and listed by any that still retains it. Cuts should be served only from then on.
+     */
+    public boolean heardFromEveryPartition() {
+        for (boolean h : heard) {
+            if (!h) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The counter up to which every global transaction committed at {@code partition} is known. */
@@ -97,6 +117,7 @@ public final class SnapshotVectorTracker {
                 open.putIfAbsent(global.tid(), global);
             }
         }
+        heard[partition] = true;
         cover(partition, frontier.publishedFrom(), frontier.snapshotCounter());
         recompute();
     }

@@ -2,8 +2,11 @@ package dev.duro.core.snapshot;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.TxId;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +20,23 @@ class SnapshotVectorTrackerTest {
      * partition 0 but not at partition 1 (a read-only transaction would see half of G), and the late first
      * frontier then made the tracker throw "consistent cut moved backwards".
      */
+    /**
+     * A publisher's first frontier to a new destination lists only the globals it still retains. Partition 0
+     * forgot G; until partition 1 is heard from, the cut [10, 0] would include G at partition 0 only.
+     */
+    @Test
+    void aTrackerHasHeardFromEveryPartitionOnlyOnceEachPublished() {
+        SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
+        assertFalse(tracker.heardFromEveryPartition());
+
+        tracker.update(new Frontier(0, 0, 10, List.of())); // G (5 at partition 0) forgotten there
+
+        assertFalse(tracker.heardFromEveryPartition(), "partition 1 is silent: " + Arrays.toString(tracker.cut()));
+
+        tracker.update(new Frontier(1, 0, 0, List.of())); // an idle partition publishes too
+        assertTrue(tracker.heardFromEveryPartition());
+    }
+
     @Test
     void frontierThatOvertakesItsPredecessorDoesNotCoverTheGap() {
         SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
