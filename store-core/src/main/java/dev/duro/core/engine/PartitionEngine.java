@@ -84,6 +84,9 @@ public final class PartitionEngine {
     private boolean designatedVoter;
     private @Nullable TxId watchedHead;
     private long lastResendMillis;
+    /** Whether the votes of the transactions behind {@link #watchedHead} were asked for already. */
+    private boolean askedBehindWatchedHead;
+
     private long lastAbortProposalMillis;
 
     private @Nullable List<Effect> effects;
@@ -355,6 +358,7 @@ public final class PartitionEngine {
         TxId tid = head.request.tid();
         if (!tid.equals(watchedHead)) {
             watchedHead = tid;
+            askedBehindWatchedHead = false;
             lastResendMillis = nowMillis;
             lastAbortProposalMillis = nowMillis;
             return takeEffects();
@@ -363,7 +367,10 @@ public final class PartitionEngine {
         if (nowMillis - lastResendMillis >= settings.voteResendAfterMillis()) {
             lastResendMillis = nowMillis;
             emit(new Effect.SendVote(head.ownVote.withReplyWanted(true), missing));
-            askForLaterVotes(head);
+            if (!askedBehindWatchedHead) {
+                askedBehindWatchedHead = true;
+                askForLaterVotes();
+            }
         }
         long abortAfter = settings.abortRequestAfterMillis() * (designatedVoter ? 1 : 2);
         if (nowMillis - lastAbortProposalMillis >= abortAfter) {
@@ -378,16 +385,18 @@ public final class PartitionEngine {
     /**
      * A head that waits for votes is rarely alone: a replica replaying its log after a restart lacks the votes of
      * every global transaction it delivers, and each would otherwise wait a resend period of its own at the head
-     * before asking (about a second per twenty of them). Asking for the votes of the pending transactions behind
-     * the head in the same round, boundedly, lets them finish in one round trip as soon as the head does.
+     * before asking (about a second per twenty of them). The first resend round for a head therefore also asks
+     * for the votes of the pending transactions behind it, boundedly, so they finish in one round trip as soon as
+     * the head does. Later rounds for the same head ask for its votes alone: a partition that stays silent is not
+     * sent the whole queue every resend period.
      */
-    private void askForLaterVotes(Pending head) {
+    private void askForLaterVotes() {
+        Iterator<Pending> behindHead = pending.iterator();
+        behindHead.next();
         int asked = 0;
-        for (Pending later : pending) {
-            if (asked >= RESEND_BEHIND_HEAD_MAX) {
-                return;
-            }
-            if (later == head || later.votes == null) {
+        while (behindHead.hasNext() && asked < RESEND_BEHIND_HEAD_MAX) {
+            Pending later = behindHead.next();
+            if (later.votes == null) {
                 continue;
             }
             List<Integer> lacking = missingVoters(later);

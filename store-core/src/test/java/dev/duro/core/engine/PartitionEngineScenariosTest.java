@@ -247,7 +247,7 @@ class PartitionEngineScenariosTest {
 
     /**
      * A replica replaying its log after a restart lacks the votes of every global transaction behind the head:
-     * one resend round asks for all of them, so they finish together once the votes come back.
+     * the head's first resend round asks for all of them, so they finish together once the votes come back.
      */
     @Test
     void aResendRoundAlsoAsksForTheVotesOfPendingTransactionsBehindTheHead() {
@@ -263,6 +263,10 @@ class PartitionEngineScenariosTest {
                         new Effect.SendVote(commitVote(tid(1), HERE, 1).withReplyWanted(true), List.of(PEER)),
                         new Effect.SendVote(commitVote(tid(3), HERE, 3).withReplyWanted(true), List.of(PEER))),
                 engine.tick(RESEND_AFTER_MILLIS));
+        assertEquals(
+                List.of(new Effect.SendVote(commitVote(tid(1), HERE, 1).withReplyWanted(true), List.of(PEER))),
+                engine.tick(2 * RESEND_AFTER_MILLIS),
+                "later rounds for the same head ask for its vote alone");
 
         engine.receiveVote(commitVote(tid(3), PEER, 7));
         assertEquals(0, engine.snapshotCounter(), "nothing finishes before the head");
