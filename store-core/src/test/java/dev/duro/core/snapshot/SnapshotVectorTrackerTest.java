@@ -15,12 +15,6 @@ class SnapshotVectorTrackerTest {
     private static final GlobalCommit G = new GlobalCommit(new TxId(1, 1), List.of(0, 1), List.of(5L, 7L));
 
     /**
-     * Found by the simulation (many seeds fail without the fix): partition 0 publishes (0, 10] listing G, then (10, 20];
-     * the second overtakes the first. Taking its counter at face value gave the cut [20, 6], which includes G at
-     * partition 0 but not at partition 1 (a read-only transaction would see half of G), and the late first
-     * frontier then made the tracker throw "consistent cut moved backwards".
-     */
-    /**
      * A publisher's first frontier to a new destination lists only the globals it still retains. Partition 0
      * forgot G; until partition 1 is heard from, the cut [10, 0] would include G at partition 0 only.
      */
@@ -37,6 +31,12 @@ class SnapshotVectorTrackerTest {
         assertTrue(tracker.heardFromEveryPartition());
     }
 
+    /**
+     * Found by the simulation (many seeds fail without the fix): partition 0 publishes (0, 10] listing G, then (10, 20];
+     * the second overtakes the first. Taking its counter at face value gave the cut [20, 6], which includes G at
+     * partition 0 but not at partition 1 (a read-only transaction would see half of G), and the late first
+     * frontier then made the tracker throw "consistent cut moved backwards".
+     */
     @Test
     void frontierThatOvertakesItsPredecessorDoesNotCoverTheGap() {
         SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
