@@ -49,18 +49,16 @@
   inside a network namespace with no route out, where a first build would fail. A checker whose tool chain is
   missing, or whose build fails, is reported and left :unknown at check time; nothing here stops a run."
   []
-  (doseq [ns-sym external-checkers]
-    (try
-      (let [available? (requiring-resolve (symbol (str ns-sym) "available?"))
-            binary (requiring-resolve (symbol (str ns-sym) "binary"))]
-        (if (available?)
-          (binding [*out* *err*]
-            (println "jepsen/run:" (name ns-sym) "ready at" (str (binary))))
-          (binding [*out* *err*]
-            (println "jepsen/run:" (name ns-sym) "unavailable (tool chain not on the PATH); its verdicts will be :unknown"))))
-      (catch Throwable t
-        (binding [*out* *err*]
-          (println "jepsen/run: could not build" (name ns-sym) "-" (.getMessage t)))))))
+  (binding [*out* *err*]
+    (doseq [ns-sym external-checkers
+            :let [checker (name ns-sym)
+                  resolve-fn #(requiring-resolve (symbol checker %))]]
+      (try
+        (if ((resolve-fn "available?"))
+          (println "jepsen/run:" checker "ready at" (str ((resolve-fn "binary"))))
+          (println "jepsen/run:" checker "unavailable (tool chain not on the PATH); its verdicts will be :unknown"))
+        (catch Throwable t
+          (println "jepsen/run: could not build" checker "-" (.getMessage t)))))))
 
 ;; ---- smoke checks ----
 
