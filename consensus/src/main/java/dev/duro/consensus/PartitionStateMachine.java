@@ -17,6 +17,7 @@ import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.VersionedValue;
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -236,10 +237,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
         synchronized (lock) {
             counter = engine.pendingSnapshotCounter();
         }
-        byte[] bytes = new byte[Long.BYTES];
-        for (int i = 0; i < Long.BYTES; i++) {
-            bytes[i] = (byte) (counter >>> (56 - 8 * i));
-        }
+        byte[] bytes = ByteBuffer.allocate(Long.BYTES).putLong(counter).array();
         return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(bytes)));
     }
 
@@ -249,11 +247,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
         if (bytes.length != Long.BYTES) {
             throw new IllegalArgumentException("not a delivered-counter reply: " + bytes.length + " bytes");
         }
-        long counter = 0;
-        for (byte b : bytes) {
-            counter = (counter << 8) | (b & 0xFF);
-        }
-        return counter;
+        return ByteBuffer.wrap(bytes).getLong();
     }
 
     // ---- inputs from the server ----
