@@ -24,7 +24,12 @@ public enum ErrorCode {
     /** The frame's protocol version is not one this server speaks. */
     UNSUPPORTED_VERSION(8),
     /** A failure inside the server; the message says what. */
-    INTERNAL(9);
+    INTERNAL(9),
+    /**
+     * The transaction id was delivered before and its outcome is no longer retained (it may have committed):
+     * the commit was not certified again. The same at every replica; see docs/window-safety.md.
+     */
+    OUTCOME_UNKNOWN(10);
 
     private final int code;
 
