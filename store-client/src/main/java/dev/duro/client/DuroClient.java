@@ -169,11 +169,20 @@ public final class DuroClient implements AutoCloseable {
     }
 
     /**
-     * Runs {@code body} in a transaction and commits it, retrying the whole body when certification aborts it
-     * (with jittered backoff, up to the retry policy's attempts). The body may run several times: keep it free
-     * of side effects outside the transaction.
+     * Runs {@code body} in a transaction and commits it, running the whole body again in a new transaction only
+     * when the attempt is known not to have committed: certification aborted it, or a snapshot was too old before
+     * its commit was sent (with jittered backoff, up to the retry policy's attempts). The body may run several
+     * times: keep it free of side effects outside the transaction.
+     *
+     * <p>When a commit's outcome is unknown (no coordinator answered), the body is not run again, since the
+     * attempt may have committed: the same frozen request is resent under the same id, up to the retry policy's
+     * {@linkplain RetryPolicy#commitResendsMax() resends} with backoff, which learns the outcome (a resent id is
+     * answered with its first outcome). An abort learnt this way runs the body again as above; a commit returns.
+     * If the outcome is still unknown, or the servers no longer retain it, the {@link UnavailableException} (with
+     * {@link UnavailableException#outcomeUnknown()}) reaches the caller, who must decide.
      *
      * @throws TransactionAbortedException if every attempt aborted
+     * @throws UnavailableException with {@code outcomeUnknown()} if the last attempt may have committed
      */
     public <T> T transact(Function<Transaction, T> body) {
         DuroException last = null;
@@ -181,15 +190,43 @@ public final class DuroClient implements AutoCloseable {
             if (attempt > 1) {
                 pause(retryPolicy.backoff(attempt));
             }
-            try (Transaction transaction = begin()) {
+            Transaction transaction = begin();
+            try {
                 T result = body.apply(transaction);
-                transaction.commit();
+                commitUntilKnown(transaction);
                 return result;
-            } catch (TransactionAbortedException | SnapshotTooOldException e) {
+            } catch (TransactionAbortedException e) {
                 last = e;
+            } catch (SnapshotTooOldException e) {
+                if (transaction.commitSent()) {
+                    // Servers answer a commit with an abort outcome, never this error, so it came from a read; but
+                    // if it ever followed a send, the body must not run again.
+                    throw new UnavailableException(
+                            "the commit of " + transaction.id() + " was sent, then failed (" + e.getMessage()
+                                    + "); it may have committed",
+                            true);
+                }
+                last = e;
+            } finally {
+                transaction.close();
             }
         }
         throw last;
+    }
+
+    /** Commits, resending the same request while the outcome is unknown and another send may learn it. */
+    private void commitUntilKnown(Transaction transaction) {
+        for (int resend = 0; ; resend++) {
+            try {
+                transaction.commit();
+                return;
+            } catch (UnavailableException e) {
+                if (!e.outcomeUnknown() || transaction.outcomeLost() || resend >= retryPolicy.commitResendsMax()) {
+                    throw e;
+                }
+            }
+            pause(retryPolicy.backoff(resend + 2));
+        }
     }
 
     /** {@link #transact} without blocking the caller: runs on a shared pool. */
@@ -381,6 +418,12 @@ public final class DuroClient implements AutoCloseable {
         if (reply instanceof ErrorReply error) {
             if (error.code() == ErrorCode.SNAPSHOT_TOO_OLD) {
                 return new SnapshotTooOldException(error.message());
+            }
+            if (error.code() == ErrorCode.OUTCOME_UNKNOWN) {
+                return new UnavailableException(
+                        "an earlier attempt may have committed and its outcome is no longer retained ("
+                                + error.message() + "); committing again gets the same answer",
+                        true);
             }
             return new ServerErrorException(error.code(), error.message());
         }

@@ -85,12 +85,27 @@ final class PartitionReader {
         if (reply instanceof ReadReply read) {
             return read;
         }
-        if (reply instanceof ErrorReply error
-                && (error.code() == ErrorCode.SNAPSHOT_NOT_READY
-                        || error.code() == ErrorCode.NOT_READY
-                        || error.code() == ErrorCode.UNKNOWN_PARTITION)) {
+        if (reply instanceof ErrorReply error && anotherReplicaMayAnswer(error.code())) {
             return new RetryOrFail(DuroClient.errorOf(error), true);
         }
         return new RetryOrFail(DuroClient.errorOf(reply), false);
+    }
+
+    /**
+     * Whether another replica may serve a read that this one refused with {@code code}. A switch without a
+     * default: a new error code does not compile until it is sorted here.
+     */
+    static boolean anotherReplicaMayAnswer(ErrorCode code) {
+        return switch (code) {
+                // This replica: it lags behind the snapshot or session token, has no leader yet, or does not hold
+                // the partition (the view is stale).
+            case SNAPSHOT_NOT_READY, NOT_READY, UNKNOWN_PARTITION -> true;
+                // The request, or versions every replica has collected alike: the transaction must start over.
+            case LIMIT_EXCEEDED, MALFORMED_FRAME, UNSUPPORTED_VERSION, SNAPSHOT_TOO_OLD -> false;
+                // A server shedding load or failing inside: not hidden by moving the load to its peers.
+            case OVERLOADED, INTERNAL -> false;
+                // Only ever an answer to a commit.
+            case OUTCOME_UNKNOWN -> false;
+        };
     }
 }

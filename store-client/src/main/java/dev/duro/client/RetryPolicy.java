@@ -4,20 +4,32 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * How {@link DuroClient#transact} retries aborted transactions: at most {@code attemptsMax} attempts, sleeping
- * a random ("full jitter") time up to an exponentially growing bound between them, so contending clients
- * spread out instead of colliding again.
+ * How {@link DuroClient#transact} retries: at most {@code attemptsMax} runs of the body for transactions known
+ * not to have committed, and at most {@code commitResendsMax} resends of one transaction's commit while its
+ * outcome is unknown. Between them it sleeps a random ("full jitter") time up to an exponentially growing bound,
+ * so contending clients spread out instead of colliding again.
  */
-public record RetryPolicy(int attemptsMax, Duration backoffBase, Duration backoffMax) {
+public record RetryPolicy(int attemptsMax, Duration backoffBase, Duration backoffMax, int commitResendsMax) {
+    /** Resends of a commit of unknown outcome when a policy does not say. */
+    public static final int COMMIT_RESENDS_MAX_DEFAULT = 3;
+
     public static final RetryPolicy DEFAULT = new RetryPolicy(10, Duration.ofMillis(2), Duration.ofMillis(200));
 
     public RetryPolicy {
         if (attemptsMax < 1) {
             throw new IllegalArgumentException("attemptsMax must be >= 1: " + attemptsMax);
         }
+        if (commitResendsMax < 0) {
+            throw new IllegalArgumentException("commitResendsMax must be >= 0: " + commitResendsMax);
+        }
         if (backoffBase.isNegative() || backoffMax.compareTo(backoffBase) < 0) {
             throw new IllegalArgumentException("need 0 <= backoffBase <= backoffMax");
         }
+    }
+
+    /** A policy with {@link #COMMIT_RESENDS_MAX_DEFAULT} resends. */
+    public RetryPolicy(int attemptsMax, Duration backoffBase, Duration backoffMax) {
+        this(attemptsMax, backoffBase, backoffMax, COMMIT_RESENDS_MAX_DEFAULT);
     }
 
     /** The pause before attempt {@code attempt} (2 for the first retry). */

@@ -6,17 +6,12 @@ import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.Outcome;
 import dev.duro.core.wire.CommitTransaction;
-import dev.duro.core.wire.ErrorCode;
-import dev.duro.core.wire.ErrorReply;
-import dev.duro.core.wire.HostPort;
-import dev.duro.core.wire.OutcomeReply;
-import dev.duro.core.wire.ServerReply;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -28,13 +23,37 @@ import javax.annotation.Nullable;
  * An update transaction (S-DUR Algorithm 3). Reads go to any replica of the key's partition; the first read at
  * a partition fixes the transaction's snapshot there. Writes are buffered and sent at commit, where every
  * partition touched certifies the transaction. Not thread-safe; close it (or commit it) when done.
+ *
+ * <p>Its life, one way only:
+ *
+ * <pre>
+ *   OPEN ──commit──▶ COMMITTING ──outcome──▶ COMMITTED | ABORTED
+ *     │                  │  ▲
+ *     │                  │  └─ no coordinator answered, or one refused: commit() again resends the same request
+ *     │                  └─ the servers no longer retain the outcome ──▶ OUTCOME_LOST
+ *     └──rollback──▶ ROLLED_BACK
+ * </pre>
+ *
+ * Only an open transaction reads and writes. From the moment its commit starts it is frozen: the request (its
+ * participants with their snapshots, read sets and write sets) is computed once, and every later send, to
+ * another coordinator or from another {@link #commit()}, carries exactly that content under the same id (see
+ * {@link FrozenCommit} for why). Reads are frozen too: a read answered now would not be certified with the
+ * transaction, so its value could contradict what the transaction committed.
  */
 public final class Transaction implements AutoCloseable, KeyReader {
     private enum State {
-        OPEN,
-        COMMITTED,
-        ABORTED,
-        ROLLED_BACK
+        OPEN("open"),
+        COMMITTING("committing"),
+        COMMITTED("committed"),
+        ABORTED("aborted"),
+        OUTCOME_LOST("of unknown outcome: it may have committed, and no server retains its outcome"),
+        ROLLED_BACK("rolled back");
+
+        private final String description;
+
+        State(String description) {
+            this.description = description;
+        }
     }
 
     private final DuroClient client;
@@ -45,8 +64,16 @@ public final class Transaction implements AutoCloseable, KeyReader {
 
     private final Map<Bytes, Write> writes = new LinkedHashMap<>();
     private final Map<Bytes, Integer> writePartitions = new HashMap<>();
-    private State state = State.OPEN;
+    /** Volatile: the I/O threads that complete a commit move it on, and a read completing there checks it. */
+    private volatile State state = State.OPEN;
+
     private @Nullable CommitResult result;
+    /** Set once, when the commit's snapshots are all fixed; never recomputed. */
+    private @Nullable FrozenCommit frozen;
+    /** The commit under way, so that a second call while it runs waits for it instead of sending again. */
+    private @Nullable CompletableFuture<CommitResult> commitInFlight;
+    /** Why a commit ended for good without committing: rethrown by every later commit. */
+    private @Nullable DuroException endedWithout;
 
     Transaction(DuroClient client, TxId tid) {
         this.client = client;
@@ -62,7 +89,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
     /** Reads {@code key}: this transaction's own write if any, else the cluster at its snapshot. */
     @Override
     public CompletableFuture<Bytes> getAsync(Bytes key) {
-        requireOpen();
+        requireOpen(READS_FROZEN);
         client.limits().checkKey(key);
         Write written = writes.get(key);
         if (written != null) {
@@ -71,6 +98,9 @@ public final class Transaction implements AutoCloseable, KeyReader {
         countKey(key);
         int partition = client.cluster().partitionOf(key);
         return readAt(partition, key).thenApply(value -> {
+            // A read sent while open that comes back after the commit started is not in the request: its value
+            // must not reach the application as if the transaction had read it.
+            requireOpen(READS_FROZEN);
             reads.putIfAbsent(key, partition);
             return value;
         });
@@ -93,7 +123,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
     // ---- writes ----
 
     public void put(Bytes key, Bytes value) {
-        requireOpen();
+        requireOpen(WRITES_FROZEN);
         client.limits().checkKey(key);
         client.limits().checkValue(value);
         buffer(Write.put(key, value));
@@ -108,7 +138,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
     }
 
     public void delete(Bytes key) {
-        requireOpen();
+        requireOpen(WRITES_FROZEN);
         client.limits().checkKey(key);
         buffer(Write.delete(key));
     }
@@ -134,29 +164,68 @@ public final class Transaction implements AutoCloseable, KeyReader {
     // ---- termination ----
 
     /**
-     * Commits: every partition touched certifies the transaction.
+     * Commits: every partition touched certifies the transaction. The first call freezes the transaction (see the
+     * class documentation); a later call resends the same request under the same id until the outcome is known,
+     * returns the result again once committed, and throws the same {@link TransactionAbortedException} again once
+     * aborted.
      *
      * @throws TransactionAbortedException if certification aborted it
-     * @throws UnavailableException if no coordinator answered; if {@link UnavailableException#outcomeUnknown()},
-     *     committing again is safe
+     * @throws UnavailableException if no coordinator answered or the outcome is no longer retained; if
+     *     {@link UnavailableException#outcomeUnknown()}, it may have committed. Committing again is safe and
+     *     resends the same request; when the servers no longer retain the outcome it is final, and committing
+     *     again throws the same answer without asking them
      */
     public CommitResult commit() {
         return join(commitAsync());
     }
 
     public CompletableFuture<CommitResult> commitAsync() {
-        if (state == State.COMMITTED && result != null) {
-            return CompletableFuture.completedFuture(result);
+        switch (state) {
+            case OPEN -> {
+                if (writes.isEmpty() && snapshots.size() <= 1) {
+                    // Read-only at one partition: its snapshot is consistent, nothing to certify (S-DUR §III-B).
+                    return CompletableFuture.completedFuture(finish(new CommitResult(tid, Map.of())));
+                }
+                state = State.COMMITTING;
+            }
+            case COMMITTING -> {
+                CompletableFuture<CommitResult> running = commitInFlight;
+                if (running != null && !running.isDone()) {
+                    return running;
+                }
+            }
+            case COMMITTED -> {
+                return CompletableFuture.completedFuture(result());
+            }
+            case ABORTED, OUTCOME_LOST -> {
+                return CompletableFuture.failedFuture(Objects.requireNonNull(endedWithout, "endedWithout"));
+            }
+            case ROLLED_BACK -> throw new IllegalStateException("transaction " + tid + " is rolled back");
         }
-        requireOpen();
-        if (writes.isEmpty() && snapshots.size() <= 1) {
-            // Read-only at one partition: its snapshot is consistent, nothing to certify (S-DUR §III-B).
-            return CompletableFuture.completedFuture(finish(new CommitResult(tid, Map.of())));
-        }
-        return fixMissingSnapshots().thenCompose(ignored -> sendCommit(participants()));
+        CompletableFuture<CommitResult> sent =
+                frozenCommit().thenCompose(commit -> commit.send(client)).thenApply(this::settle);
+        commitInFlight = sent;
+        return sent;
     }
 
-    /** A blind write to a partition not read yet first fixes the snapshot there (ws ⊆ rs). */
+    /**
+     * The request, computed on the first call that finds every snapshot fixed. A blind write to a partition not
+     * read yet first fixes the snapshot there (ws ⊆ rs); when that fails, the next call fixes only the ones still
+     * missing.
+     */
+    private CompletableFuture<FrozenCommit> frozenCommit() {
+        FrozenCommit done = frozen;
+        if (done != null) {
+            return CompletableFuture.completedFuture(done);
+        }
+        return fixMissingSnapshots().thenApply(ignored -> {
+            if (frozen == null) {
+                frozen = new FrozenCommit(tid, participants());
+            }
+            return frozen;
+        });
+    }
+
     private CompletableFuture<Void> fixMissingSnapshots() {
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
         Map<Integer, Bytes> unread = new TreeMap<>();
@@ -194,101 +263,52 @@ public final class Transaction implements AutoCloseable, KeyReader {
         return participants;
     }
 
-    private CompletableFuture<CommitResult> sendCommit(List<CommitTransaction.Participant> participants) {
-        List<HostPort> coordinators = coordinators(participants);
-        return attemptCommit(participants, coordinators, 0, null);
-    }
-
-    /** The first participant's leader first (it applies the log first), then every replica of a participant. */
-    private List<HostPort> coordinators(List<CommitTransaction.Participant> participants) {
-        ClusterView view = client.cluster();
-        Set<HostPort> ordered = new LinkedHashSet<>();
-        HostPort leader = view.leader(participants.get(0).partition());
-        if (leader != null) {
-            ordered.add(leader);
-        }
-        for (CommitTransaction.Participant participant : participants) {
-            ordered.addAll(view.replicas(participant.partition()));
-        }
-        return new ArrayList<>(ordered);
-    }
-
-    private CompletableFuture<CommitResult> attemptCommit(
-            List<CommitTransaction.Participant> participants,
-            List<HostPort> coordinators,
-            int attempt,
-            @Nullable DuroException previous) {
-        if (attempt >= coordinators.size()) {
-            return CompletableFuture.failedFuture(new UnavailableException(
-                    "no coordinator could commit " + tid + "; the outcome is unknown and committing again is safe"
-                            + (previous == null ? "" : " (last error: " + previous.getMessage() + ")"),
-                    true));
-        }
-        HostPort coordinator = coordinators.get(attempt);
-        return client.call(coordinator, id -> new CommitTransaction(id, tid, participants))
-                .handle((reply, failure) -> outcomeOf(reply, failure))
-                .thenCompose(step -> step.result != null
-                        ? CompletableFuture.completedFuture(step.result)
-                        : step.fatal != null
-                                ? CompletableFuture.failedFuture(step.fatal)
-                                : attemptCommit(participants, coordinators, attempt + 1, step.retryable));
-    }
-
-    /** What one commit attempt produced: a result, a failure to report, or a reason to try the next node. */
-    private static final class Step {
-        @Nullable
-        CommitResult result;
-
-        @Nullable
-        DuroException fatal;
-
-        @Nullable
-        DuroException retryable;
-    }
-
-    private Step outcomeOf(@Nullable ServerReply reply, @Nullable Throwable failure) {
-        Step step = new Step();
-        Throwable cause =
-                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-        if (cause != null) {
-            if (cause instanceof UnavailableException unavailable) {
-                step.retryable = unavailable;
-            } else {
-                step.fatal =
-                        cause instanceof DuroException duro ? duro : new UnavailableException(cause.toString(), true);
-            }
-            return step;
-        }
-        if (reply instanceof OutcomeReply outcomeReply) {
-            Outcome outcome = outcomeReply.outcome();
+    /** Moves the transaction on by one send's answer; throws what the caller must see. */
+    private CommitResult settle(FrozenCommit.Answer answer) {
+        if (answer instanceof FrozenCommit.Decided decided) {
+            Outcome outcome = decided.outcome();
             if (outcome.committed()) {
                 Map<Integer, Long> versions = new TreeMap<>();
                 for (int partition : outcome.participants()) {
                     versions.put(partition, outcome.versionAt(partition));
                 }
-                step.result = finish(new CommitResult(tid, versions));
-            } else {
-                state = State.ABORTED;
-                step.fatal = new TransactionAbortedException(outcome.reason());
+                return finish(new CommitResult(tid, versions));
             }
-            return step;
+            throw endFor(State.ABORTED, new TransactionAbortedException(outcome.reason()));
         }
-        if (reply instanceof ErrorReply error
-                && (error.code() == ErrorCode.NOT_READY
-                        || error.code() == ErrorCode.OVERLOADED
-                        || error.code() == ErrorCode.UNKNOWN_PARTITION)) {
-            step.retryable = DuroClient.errorOf(error);
-        } else {
-            step.fatal = DuroClient.errorOf(reply);
+        if (answer instanceof FrozenCommit.OutcomeLost lost) {
+            throw endFor(State.OUTCOME_LOST, lost.error());
         }
-        return step;
+        if (answer instanceof FrozenCommit.Unanswered unanswered) {
+            throw unanswered.error(); // still committing: the next commit() resends
+        }
+        throw ((FrozenCommit.Refused) answer).error(); // still committing: it may have reached a log before
+    }
+
+    private DuroException endFor(State end, DuroException why) {
+        endedWithout = why;
+        state = end;
+        return why;
     }
 
     private CommitResult finish(CommitResult committed) {
-        state = State.COMMITTED;
         result = committed;
+        state = State.COMMITTED;
         client.recordCommit(committed);
         return committed;
+    }
+
+    /**
+     * Whether a commit request may have left this client: the transaction may have committed unless an outcome
+     * says otherwise. {@link DuroClient#transact} runs a body again only when this is false or it aborted.
+     */
+    boolean commitSent() {
+        return frozen != null;
+    }
+
+    /** The servers no longer retain this transaction's outcome: no resend can learn it. */
+    boolean outcomeLost() {
+        return state == State.OUTCOME_LOST;
     }
 
     /** The result of a successful commit. */
@@ -299,22 +319,36 @@ public final class Transaction implements AutoCloseable, KeyReader {
         return result;
     }
 
-    /** Abandons the transaction: nothing was sent, nothing is kept. */
+    /**
+     * Abandons an open transaction: nothing was sent, nothing is kept. Does nothing once it has ended.
+     *
+     * @throws IllegalStateException while its commit is under way or of unknown outcome: it may commit, or have
+     *     committed, whatever this client does now
+     */
     public void rollback() {
+        switch (state) {
+            case OPEN -> state = State.ROLLED_BACK;
+            case COMMITTING, OUTCOME_LOST -> throw new IllegalStateException("transaction " + tid + " is "
+                    + state.description + "; a commit already started cannot be rolled back");
+            case COMMITTED, ABORTED, ROLLED_BACK -> {}
+        }
+    }
+
+    /** Rolls back an open transaction; unlike {@link #rollback()}, never throws, so it suits try-with-resources. */
+    @Override
+    public void close() {
         if (state == State.OPEN) {
             state = State.ROLLED_BACK;
         }
     }
 
-    @Override
-    public void close() {
-        rollback();
-    }
+    private static final String READS_FROZEN = "it reads no more (a read now would not be certified with it)";
+    private static final String WRITES_FROZEN = "its writes are frozen";
 
-    private void requireOpen() {
-        if (state != State.OPEN) {
-            throw new IllegalStateException(
-                    "transaction " + tid + " is " + state.name().toLowerCase(java.util.Locale.ROOT));
+    private void requireOpen(String consequence) {
+        State current = state;
+        if (current != State.OPEN) {
+            throw new IllegalStateException("transaction " + tid + " is " + current.description + "; " + consequence);
         }
     }
 
@@ -324,6 +358,9 @@ public final class Transaction implements AutoCloseable, KeyReader {
         } catch (CompletionException e) {
             if (e.getCause() instanceof DuroException duro) {
                 throw duro;
+            }
+            if (e.getCause() instanceof IllegalStateException misuse) {
+                throw misuse;
             }
             throw new UnavailableException(String.valueOf(e.getCause()), true);
         }
