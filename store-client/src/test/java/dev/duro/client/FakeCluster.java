@@ -1,0 +1,206 @@
+package dev.duro.client;
+
+import dev.duro.core.AbortReason;
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
+import dev.duro.core.engine.Outcome;
+import dev.duro.core.wire.ClusterInfoReply;
+import dev.duro.core.wire.ClusterInfoRequest;
+import dev.duro.core.wire.CommitTransaction;
+import dev.duro.core.wire.ErrorCode;
+import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.HostPort;
+import dev.duro.core.wire.Message;
+import dev.duro.core.wire.OutcomeReply;
+import dev.duro.core.wire.PartitionerSpec;
+import dev.duro.core.wire.ReadReply;
+import dev.duro.core.wire.ReadRequest;
+import dev.duro.core.wire.ServerReply;
+import dev.duro.core.wire.WireCodec;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Nodes on loopback that speak the real wire protocol ({@link WireCodec}, framed as {@link NodeConnection} frames
+ * it) with no engine behind them. One partition, replicated on every node, led by node 0. Reads answer "absent"
+ * at a snapshot that grows with every read taken at the latest snapshot, so a second snapshot-fixing read would
+ * change a commit request. Commits are answered from a script, in the order they arrive at any node, and
+ * recorded; once the script runs out, every commit commits.
+ */
+final class FakeCluster implements AutoCloseable {
+    /** How a node answers one commit request. Runs on the node's event loop. */
+    @FunctionalInterface
+    interface Answer {
+        void give(FakeCluster cluster, ChannelHandlerContext context, CommitTransaction request);
+    }
+
+    /** A commit request as node {@code node} received it. */
+    record Received(int node, CommitTransaction request) {
+        /** Everything but the request id, which each send numbers afresh. */
+        CommitTransaction content() {
+            return new CommitTransaction(0, request.tid(), request.participants());
+        }
+    }
+
+    static final long FIRST_SNAPSHOT = 10;
+    private static final int FRAME_BYTES_MAX = 1 << 20;
+
+    private final WireCodec codec = new WireCodec(Limits.DEFAULT);
+    private final EventLoopGroup group = new NioEventLoopGroup(1);
+    private final List<Channel> listeners = new ArrayList<>();
+    private final List<HostPort> addresses = new ArrayList<>();
+    private final Queue<Answer> script = new ConcurrentLinkedQueue<>();
+    private final List<Received> commits = new CopyOnWriteArrayList<>();
+    private final AtomicInteger latestReads = new AtomicInteger();
+    private final AtomicInteger versions = new AtomicInteger(100);
+
+    FakeCluster(int nodes) {
+        for (int node = 0; node < nodes; node++) {
+            int index = node;
+            Channel listener = new ServerBootstrap()
+                    .group(group)
+                    .channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel channel) {
+                            channel.pipeline()
+                                    .addLast(new LengthFieldBasedFrameDecoder(FRAME_BYTES_MAX, 0, 4, 0, 4))
+                                    .addLast(new LengthFieldPrepender(4))
+                                    .addLast(new Node(index));
+                        }
+                    })
+                    .bind("127.0.0.1", 0)
+                    .syncUninterruptibly()
+                    .channel();
+            listeners.add(listener);
+            addresses.add(new HostPort("127.0.0.1", ((InetSocketAddress) listener.localAddress()).getPort()));
+        }
+    }
+
+    /** A client of this cluster that never sleeps between retries. */
+    DuroClient client(int commitResendsMax) {
+        return DuroClient.builder()
+                .seeds(addresses.get(0).host() + ":" + addresses.get(0).port())
+                .requestTimeout(Duration.ofSeconds(5))
+                .retryPolicy(new RetryPolicy(5, Duration.ZERO, Duration.ZERO, commitResendsMax))
+                .ioThreads(1)
+                .build();
+    }
+
+    /** The next commits to arrive, at whichever node, get these answers in turn. */
+    FakeCluster then(Answer... answers) {
+        script.addAll(List.of(answers));
+        return this;
+    }
+
+    List<Received> commits() {
+        return List.copyOf(commits);
+    }
+
+    /** Reads taken at the latest snapshot: the reads that fix a transaction's snapshot. */
+    int latestReads() {
+        return latestReads.get();
+    }
+
+    // ---- answers ----
+
+    static Answer commit() {
+        return (cluster, context, request) -> cluster.reply(
+                context,
+                new OutcomeReply(
+                        request.requestId(), Outcome.committed(request.tid(), request.partitions(), List.of((long)
+                                cluster.versions.incrementAndGet()))));
+    }
+
+    static Answer abort() {
+        return (cluster, context, request) -> cluster.reply(
+                context,
+                new OutcomeReply(
+                        request.requestId(),
+                        Outcome.aborted(
+                                request.tid(),
+                                request.partitions(),
+                                AbortReason.readKeyOverwritten(0, Bytes.utf8("contended"), 42, false))));
+    }
+
+    static Answer error(ErrorCode code) {
+        return (cluster, context, request) ->
+                cluster.reply(context, new ErrorReply(request.requestId(), code, "scripted " + code));
+    }
+
+    /** Closes the connection without answering, as a node that crashes after receiving the request would. */
+    static Answer hangUp() {
+        return (cluster, context, request) -> context.close();
+    }
+
+    /** Gives {@code answer} once {@code release} completes. */
+    static Answer heldUntil(CompletableFuture<?> release, Answer answer) {
+        return (cluster, context, request) ->
+                release.thenRun(() -> context.executor().execute(() -> answer.give(cluster, context, request)));
+    }
+
+    private void reply(ChannelHandlerContext context, ServerReply reply) {
+        context.writeAndFlush(Unpooled.wrappedBuffer(codec.encode(reply)));
+    }
+
+    private final class Node extends SimpleChannelInboundHandler<ByteBuf> {
+        private final int index;
+
+        Node(int index) {
+            this.index = index;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext context, ByteBuf frame) {
+            byte[] bytes = new byte[frame.readableBytes()];
+            frame.readBytes(bytes);
+            Message message = codec.decode(bytes);
+            if (message instanceof ClusterInfoRequest request) {
+                reply(
+                        context,
+                        new ClusterInfoReply(
+                                request.requestId(),
+                                "fake",
+                                PartitionerSpec.hash(),
+                                List.of(new ClusterInfoReply.PartitionInfo(addresses, 0))));
+            } else if (message instanceof ReadRequest request) {
+                long snapshot =
+                        request.readsLatest() ? FIRST_SNAPSHOT + latestReads.getAndIncrement() : request.snapshot();
+                reply(context, new ReadReply(request.requestId(), 0, snapshot, null, 0));
+            } else if (message instanceof CommitTransaction request) {
+                commits.add(new Received(index, request));
+                Answer answer = script.poll();
+                (answer == null ? commit() : answer).give(FakeCluster.this, context, request);
+            } else {
+                throw new AssertionError("the fake cluster does not serve " + message.type());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        listeners.forEach(Channel::close);
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,136 @@
+package dev.duro.client;
+
+import static dev.duro.client.FakeCluster.abort;
+import static dev.duro.client.FakeCluster.commit;
+import static dev.duro.client.FakeCluster.error;
+import static dev.duro.client.FakeCluster.hangUp;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.duro.core.TxId;
+import dev.duro.core.wire.CommitTransaction;
+import dev.duro.core.wire.ErrorCode;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link DuroClient#transact} runs a body again only when its earlier attempt is known not to have committed. */
+class TransactRetryTest {
+    private static final int RESENDS = 2;
+    private static final int NODES = 3;
+
+    private final FakeCluster cluster = new FakeCluster(NODES);
+    private final DuroClient client = cluster.client(RESENDS);
+    private final AtomicInteger runs = new AtomicInteger();
+
+    @AfterEach
+    void stop() {
+        client.close();
+        cluster.close();
+    }
+
+    private String transfer() {
+        return client.transact(tx -> {
+            runs.incrementAndGet();
+            tx.putLong("alice", tx.getLong("alice") - 10);
+            tx.putLong("bob", 10);
+            return "done";
+        });
+    }
+
+    /** The transaction ids of the commits received, in order, one entry per send. */
+    private List<TxId> sentIds() {
+        return cluster.commits().stream().map(r -> r.request().tid()).toList();
+    }
+
+    private void assertOneRequestPerId() {
+        for (FakeCluster.Received received : cluster.commits()) {
+            CommitTransaction first = cluster.commits().stream()
+                    .filter(r -> r.request().tid().equals(received.request().tid()))
+                    .findFirst()
+                    .orElseThrow()
+                    .content();
+            assertEquals(first, received.content(), "every send of one id carries the same request");
+        }
+    }
+
+    @Test
+    void anAbortedAttemptRunsTheBodyAgainInANewTransaction() {
+        cluster.then(abort(), commit());
+
+        assertEquals("done", transfer());
+
+        assertEquals(2, runs.get(), "body runs");
+        List<TxId> ids = sentIds();
+        assertEquals(2, ids.size());
+        assertNotEquals(ids.get(0), ids.get(1), "a new transaction id for the new attempt: " + ids);
+    }
+
+    @Test
+    void anUnknownOutcomeIsNeverAnsweredByRunningTheBodyAgain() {
+        int sends = (1 + RESENDS) * NODES;
+        for (int i = 0; i < sends; i++) {
+            cluster.then(hangUp());
+        }
+
+        UnavailableException unknown = assertThrows(UnavailableException.class, this::transfer);
+
+        assertTrue(unknown.outcomeUnknown(), unknown.getMessage());
+        assertEquals(1, runs.get(), "body runs");
+        assertEquals(sends, cluster.commits().size(), "the first send and " + RESENDS + " resends, each to every node");
+        assertEquals(1, sentIds().stream().distinct().count(), "one transaction id: " + sentIds());
+        assertOneRequestPerId();
+    }
+
+    @Test
+    void anUnknownOutcomeIsResolvedByResendingTheSameCommit() {
+        cluster.then(hangUp(), error(ErrorCode.NOT_READY), hangUp(), commit());
+
+        assertEquals("done", transfer());
+
+        assertEquals(1, runs.get(), "body runs");
+        assertEquals(4, cluster.commits().size());
+        assertEquals(1, sentIds().stream().distinct().count(), "one transaction id: " + sentIds());
+        assertOneRequestPerId();
+    }
+
+    @Test
+    void anAbortLearntByAResendRunsTheBodyAgain() {
+        cluster.then(hangUp(), hangUp(), hangUp(), abort(), commit());
+
+        assertEquals("done", transfer());
+
+        assertEquals(2, runs.get(), "body runs");
+        List<TxId> ids = sentIds();
+        assertEquals(5, ids.size());
+        assertEquals(1, ids.subList(0, 4).stream().distinct().count(), "the resends: " + ids);
+        assertNotEquals(ids.get(4), ids.get(0), "the second run commits under a new id: " + ids);
+        assertOneRequestPerId();
+    }
+
+    @Test
+    void aLostOutcomeReachesTheCallerWithoutResendingOrRunningTheBodyAgain() {
+        cluster.then(error(ErrorCode.OUTCOME_UNKNOWN));
+
+        UnavailableException unknown = assertThrows(UnavailableException.class, this::transfer);
+
+        assertTrue(unknown.outcomeUnknown());
+        assertTrue(unknown.getMessage().contains("no longer retained"), unknown.getMessage());
+        assertEquals(1, runs.get(), "body runs");
+        assertEquals(1, cluster.commits().size(), "commit requests received");
+    }
+
+    @Test
+    void aRefusedCommitReachesTheCallerWithoutRunningTheBodyAgain() {
+        cluster.then(error(ErrorCode.LIMIT_EXCEEDED));
+
+        ServerErrorException refused = assertThrows(ServerErrorException.class, this::transfer);
+
+        assertEquals(ErrorCode.LIMIT_EXCEEDED, refused.code());
+        assertEquals(1, runs.get(), "body runs");
+        assertEquals(1, cluster.commits().size(), "a refusal any node would give is not sent to the others");
+    }
+}
