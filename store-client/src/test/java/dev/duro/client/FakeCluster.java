@@ -21,6 +21,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
@@ -45,14 +46,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Nodes on loopback that speak the real wire protocol ({@link WireCodec}, framed as {@link NodeConnection} frames
  * it) with no engine behind them. One partition, replicated on every node, led by node 0. Reads answer "absent"
  * at a snapshot that grows with every read taken at the latest snapshot, so a second snapshot-fixing read would
- * change a commit request. Commits are answered from a script, in the order they arrive at any node, and
- * recorded; once the script runs out, every commit commits.
+ * change a commit request; reads can be scripted too. Commits are answered from a script, in the order they
+ * arrive at any node, and recorded; once the script runs out, every commit commits.
  */
 final class FakeCluster implements AutoCloseable {
     /** How a node answers one commit request. Runs on the node's event loop. */
     @FunctionalInterface
     interface Answer {
         void give(FakeCluster cluster, ChannelHandlerContext context, CommitTransaction request);
+    }
+
+    /** How a node answers one read request. Runs on the node's event loop. */
+    @FunctionalInterface
+    interface ReadAnswer {
+        void give(FakeCluster cluster, ChannelHandlerContext context, ReadRequest request);
     }
 
     /** A commit request as node {@code node} received it. */
@@ -71,6 +78,7 @@ final class FakeCluster implements AutoCloseable {
     private final List<Channel> listeners = new ArrayList<>();
     private final List<HostPort> addresses = new ArrayList<>();
     private final Queue<Answer> script = new ConcurrentLinkedQueue<>();
+    private final Queue<ReadAnswer> readScript = new ConcurrentLinkedQueue<>();
     private final List<Received> commits = new CopyOnWriteArrayList<>();
     private final AtomicInteger latestReads = new AtomicInteger();
     private final AtomicInteger versions = new AtomicInteger(100);
@@ -114,6 +122,12 @@ final class FakeCluster implements AutoCloseable {
         return this;
     }
 
+    /** The next reads to arrive, at whichever node, get these answers in turn; then reads answer "absent". */
+    FakeCluster thenReads(ReadAnswer... answers) {
+        readScript.addAll(List.of(answers));
+        return this;
+    }
+
     List<Received> commits() {
         return List.copyOf(commits);
     }
@@ -151,17 +165,43 @@ final class FakeCluster implements AutoCloseable {
 
     /** Closes the connection without answering, as a node that crashes after receiving the request would. */
     static Answer hangUp() {
-        return (cluster, context, request) -> context.close();
+        return (cluster, context, request) -> {
+            ChannelFuture unused = context.close();
+        };
     }
 
     /** Gives {@code answer} once {@code release} completes. */
     static Answer heldUntil(CompletableFuture<?> release, Answer answer) {
+        return (cluster, context, request) -> {
+            CompletableFuture<Void> unused =
+                    release.thenRun(() -> context.executor().execute(() -> answer.give(cluster, context, request)));
+        };
+    }
+
+    /** "Absent", at the snapshot asked for or, for the latest, at a snapshot newer than the last one given. */
+    static ReadAnswer absent() {
+        return (cluster, context, request) -> {
+            long snapshot =
+                    request.readsLatest() ? FIRST_SNAPSHOT + cluster.latestReads.getAndIncrement() : request.snapshot();
+            cluster.reply(context, new ReadReply(request.requestId(), 0, snapshot, null, 0));
+        };
+    }
+
+    static ReadAnswer readError(ErrorCode code) {
         return (cluster, context, request) ->
-                release.thenRun(() -> context.executor().execute(() -> answer.give(cluster, context, request)));
+                cluster.reply(context, new ErrorReply(request.requestId(), code, "scripted " + code));
+    }
+
+    /** Gives {@code answer} once {@code release} completes. */
+    static ReadAnswer readHeldUntil(CompletableFuture<?> release, ReadAnswer answer) {
+        return (cluster, context, request) -> {
+            CompletableFuture<Void> unused =
+                    release.thenRun(() -> context.executor().execute(() -> answer.give(cluster, context, request)));
+        };
     }
 
     private void reply(ChannelHandlerContext context, ServerReply reply) {
-        context.writeAndFlush(Unpooled.wrappedBuffer(codec.encode(reply)));
+        ChannelFuture unused = context.writeAndFlush(Unpooled.wrappedBuffer(codec.encode(reply)));
     }
 
     private final class Node extends SimpleChannelInboundHandler<ByteBuf> {
@@ -185,9 +225,8 @@ final class FakeCluster implements AutoCloseable {
                                 PartitionerSpec.hash(),
                                 List.of(new ClusterInfoReply.PartitionInfo(addresses, 0))));
             } else if (message instanceof ReadRequest request) {
-                long snapshot =
-                        request.readsLatest() ? FIRST_SNAPSHOT + latestReads.getAndIncrement() : request.snapshot();
-                reply(context, new ReadReply(request.requestId(), 0, snapshot, null, 0));
+                ReadAnswer answer = readScript.poll();
+                (answer == null ? absent() : answer).give(FakeCluster.this, context, request);
             } else if (message instanceof CommitTransaction request) {
                 commits.add(new Received(index, request));
                 Answer answer = script.poll();
@@ -200,7 +239,9 @@ final class FakeCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        listeners.forEach(Channel::close);
+        for (Channel listener : listeners) {
+            listener.close().syncUninterruptibly();
+        }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

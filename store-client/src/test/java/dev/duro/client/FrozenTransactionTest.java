@@ -7,6 +7,7 @@ import static dev.duro.client.FakeCluster.hangUp;
 import static dev.duro.client.FakeCluster.heldUntil;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,6 +19,7 @@ import dev.duro.core.wire.CommitTransaction;
 import dev.duro.core.wire.ErrorCode;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -201,5 +203,31 @@ class FrozenTransactionTest {
         assertTrue(commit.getMessage().contains("rolled back"), commit.getMessage());
         assertFalse(transaction.commitSent());
         assertEquals(List.of(), cluster.commits());
+    }
+
+    @Test
+    void aReadThatReturnsAfterTheCommitStartedIsNotHandedToTheApplication() {
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        cluster.thenReads(FakeCluster.absent(), FakeCluster.readHeldUntil(release, FakeCluster.absent()));
+        Transaction transaction = client.begin();
+        assertNull(transaction.get("x"));
+        transaction.put("b", "2");
+        CompletableFuture<Bytes> late = transaction.getAsync(Bytes.utf8("a"));
+
+        transaction.commit();
+        release.complete(null);
+
+        CompletionException failure = assertThrows(CompletionException.class, late::join);
+        IllegalStateException frozen = assertInstanceOf(IllegalStateException.class, failure.getCause());
+        assertTrue(frozen.getMessage().contains(transaction.id() + " is committed"), frozen.getMessage());
+        CommitTransaction expected = new CommitTransaction(
+                0,
+                transaction.id(),
+                List.of(new CommitTransaction.Participant(
+                        0,
+                        FakeCluster.FIRST_SNAPSHOT,
+                        List.of(Bytes.utf8("x")),
+                        List.of(Write.put(Bytes.utf8("b"), Bytes.utf8("2"))))));
+        assertEverySendCarries(expected, 1);
     }
 }

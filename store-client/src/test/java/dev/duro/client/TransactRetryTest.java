@@ -133,4 +133,14 @@ class TransactRetryTest {
         assertEquals(1, runs.get(), "body runs");
         assertEquals(1, cluster.commits().size(), "a refusal any node would give is not sent to the others");
     }
+
+    @Test
+    void aSnapshotTooOldBeforeTheCommitRunsTheBodyAgain() {
+        cluster.thenReads(FakeCluster.readError(ErrorCode.SNAPSHOT_TOO_OLD));
+
+        assertEquals("done", transfer());
+
+        assertEquals(2, runs.get(), "body runs");
+        assertEquals(1, cluster.commits().size(), "only the second run reached its commit");
+    }
 }
