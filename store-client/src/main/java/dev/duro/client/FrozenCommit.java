@@ -66,7 +66,10 @@ final class FrozenCommit {
 
     record Refused(DuroException error) implements Answer {}
 
-    /** Sends the request to the coordinators in turn until one answers for good; never fails exceptionally. */
+    /**
+     * Sends the request to the coordinators in turn until one answers for good. Fails exceptionally only when no
+     * node answers with the cluster's layout, before anything is sent.
+     */
     CompletableFuture<Answer> send(DuroClient client) {
         return attempt(client, coordinators(client.cluster()), 0, null);
     }
