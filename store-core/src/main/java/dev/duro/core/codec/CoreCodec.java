@@ -9,11 +9,12 @@ import dev.duro.core.Write;
 import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.Decision;
 import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.Vote;
 import dev.duro.core.snapshot.Frontier;
-import dev.duro.core.snapshot.GlobalCommit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import javax.annotation.Nullable;
 
@@ -40,8 +41,14 @@ public final class CoreCodec {
     /** The most partitions a cluster may have; bounds participant lists and vectors. */
     public static final int PARTITIONS_MAX = 4096;
 
-    private static final int COMMAND_COMMIT = 1;
-    private static final int COMMAND_ABORT = 2;
+    /** Log format 1's commit request, with this partition's snapshot only; still read. */
+    private static final int COMMAND_COMMIT_V1 = 1;
+    /** Log format 1's abort request, without the target's snapshot; still read. */
+    private static final int COMMAND_ABORT_V1 = 2;
+
+    private static final int COMMAND_COMMIT = 3;
+    private static final int COMMAND_ABORT = 4;
+    private static final int COMMAND_DECISION = 5;
 
     /** Wire codes of the abort reasons, by position: append new kinds, never reorder. */
     private static final List<AbortReason.Kind> REASON_KINDS = List.of(
@@ -149,37 +156,72 @@ public final class CoreCodec {
             out.writeByte(COMMAND_COMMIT);
             writeTxId(out, commit.tid());
             writePartitions(out, commit.participants());
-            out.writeVarLong(commit.snapshot());
+            for (long snapshot : commit.snapshots()) {
+                out.writeVarLong(snapshot);
+            }
             writeReadSet(out, commit.readSet());
             writeWriteSet(out, commit.writeSet());
-        } else {
-            AbortRequest abort = (AbortRequest) command;
+        } else if (command instanceof AbortRequest abort) {
             out.writeByte(COMMAND_ABORT);
             writeTxId(out, abort.tid());
             writePartitions(out, abort.participants());
             out.writeVarLong(abort.requestedBy());
+            out.writeVarLong(abort.targetSnapshot());
+        } else {
+            Decision decision = (Decision) command;
+            out.writeByte(COMMAND_DECISION);
+            writeOutcome(out, decision.outcome());
+            out.writeVarLong(decision.loggedBy());
         }
     }
 
     public Command readCommand(ByteReader in) {
         int type = in.readByte();
         return switch (type) {
-            case COMMAND_COMMIT -> readCommit(in);
-            case COMMAND_ABORT -> new AbortRequest(
-                    readTxId(in),
-                    readNonEmptyPartitions(in),
-                    in.readVarInt(PARTITIONS_MAX - 1, "abort request partition"));
+            case COMMAND_COMMIT -> readCommit(in, false);
+            case COMMAND_COMMIT_V1 -> readCommit(in, true);
+            case COMMAND_ABORT, COMMAND_ABORT_V1 -> readAbort(in, type == COMMAND_ABORT_V1);
+            case COMMAND_DECISION -> readDecision(in);
             default -> throw new MalformedInputException("unknown command type " + type);
         };
     }
 
-    private CommitRequest readCommit(ByteReader in) {
+    private CommitRequest readCommit(ByteReader in, boolean formatOne) {
         TxId tid = readTxId(in);
         List<Integer> participants = readNonEmptyPartitions(in);
-        long snapshot = readNonNegative(in, "snapshot");
+        List<Long> snapshots;
+        if (formatOne) {
+            snapshots = Collections.nCopies(participants.size(), readNonNegative(in, "snapshot"));
+        } else {
+            snapshots = new ArrayList<>(participants.size());
+            for (int i = 0; i < participants.size(); i++) {
+                snapshots.add(readNonNegative(in, "snapshot"));
+            }
+        }
         List<Bytes> readSet = readReadSet(in, 0);
         List<Write> writeSet = readWriteSet(in, readSet.size());
-        return new CommitRequest(tid, participants, snapshot, readSet, writeSet);
+        return new CommitRequest(tid, participants, snapshots, readSet, writeSet);
+    }
+
+    /** Format 1 named no target snapshot: 0 never tombstones an id the target may have forgotten. */
+    private static AbortRequest readAbort(ByteReader in, boolean formatOne) {
+        TxId tid = readTxId(in);
+        List<Integer> participants = readNonEmptyPartitions(in);
+        int requestedBy = in.readVarInt(PARTITIONS_MAX - 1, "abort request partition");
+        long targetSnapshot = formatOne ? 0 : readNonNegative(in, "abort request target snapshot");
+        return new AbortRequest(tid, participants, requestedBy, targetSnapshot);
+    }
+
+    private Decision readDecision(ByteReader in) {
+        Outcome outcome = readOutcome(in);
+        if (outcome.participants().size() < 2) {
+            throw new MalformedInputException("a logged decision is a global transaction's: " + outcome.tid());
+        }
+        int loggedBy = in.readVarInt(PARTITIONS_MAX - 1, "decision partition");
+        if (!outcome.participants().contains(loggedBy)) {
+            throw new MalformedInputException("a decision is logged by one of its participants: " + loggedBy);
+        }
+        return new Decision(outcome, loggedBy);
     }
 
     // ---- keys, values and the key sets of a transaction ----
@@ -297,41 +339,16 @@ public final class CoreCodec {
         return new Outcome(tid, participants, versions, reason);
     }
 
-    public static void writeGlobalCommit(ByteWriter out, GlobalCommit global) {
-        writeTxId(out, global.tid());
-        writePartitions(out, global.partitions());
-        writeNumbers(out, global.numbers());
-    }
-
-    public static GlobalCommit readGlobalCommit(ByteReader in) {
-        TxId tid = readTxId(in);
-        List<Integer> partitions = readPartitions(in, "global commit partition");
-        List<Long> numbers = readNumbers(in, partitions.size(), "global commit number");
-        if (partitions.size() < 2 || numbers.size() != partitions.size()) {
-            throw new MalformedInputException("a global commit has a number for each of its >= 2 partitions");
-        }
-        return new GlobalCommit(tid, partitions, numbers);
-    }
-
     public static void writeFrontier(ByteWriter out, Frontier frontier) {
         out.writeVarLong(frontier.partition());
-        out.writeVarLong(frontier.publishedFrom());
         out.writeVarLong(frontier.snapshotCounter());
-        out.writeVarLong(frontier.globals().size());
-        for (GlobalCommit global : frontier.globals()) {
-            writeGlobalCommit(out, global);
-        }
+        writeNumbers(out, frontier.dependencies());
     }
 
     public static Frontier readFrontier(ByteReader in) {
         int partition = in.readVarInt(PARTITIONS_MAX - 1, "frontier partition");
-        long from = readNonNegative(in, "frontier published-from counter");
         long counter = readNonNegative(in, "frontier snapshot counter");
-        int count = in.readVarInt(in.remaining(), "frontier global count");
-        List<GlobalCommit> globals = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            globals.add(readGlobalCommit(in));
-        }
-        return new Frontier(partition, from, counter, globals);
+        List<Long> dependencies = readNumbers(in, PARTITIONS_MAX, "frontier dependency");
+        return new Frontier(partition, counter, dependencies);
     }
 }

@@ -9,9 +9,17 @@ import java.util.List;
  *
  * @param participants all partitions of the transaction, so the abort vote can reach them
  * @param requestedBy the partition that asked
+ * @param targetSnapshot the transaction's snapshot at the partition whose log this request enters (from the
+ *     requester's copy of the commit request). The target tombstones the transaction only if that snapshot is
+ *     newer than every outcome it has forgotten: otherwise its commit request may have been delivered there and
+ *     forgotten, and a tombstone could contradict the vote it gave then (docs/window-safety.md).
  */
-public record AbortRequest(TxId tid, List<Integer> participants, int requestedBy) implements Command {
+public record AbortRequest(TxId tid, List<Integer> participants, int requestedBy, long targetSnapshot)
+        implements Command {
     public AbortRequest {
         participants = List.copyOf(participants);
+        if (targetSnapshot < 0) {
+            throw new IllegalArgumentException("target snapshot must be >= 0: " + targetSnapshot);
+        }
     }
 }

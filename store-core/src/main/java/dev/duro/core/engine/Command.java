@@ -1,8 +1,12 @@
 package dev.duro.core.engine;
 
 import dev.duro.core.TxId;
+import java.util.List;
 
 /** What a partition's log delivers to its engine, in the same order at every replica. */
-public sealed interface Command permits CommitRequest, AbortRequest {
+public sealed interface Command permits CommitRequest, AbortRequest, Decision {
     TxId tid();
+
+    /** Every partition of the transaction, ascending; the partition whose log holds the command is one of them. */
+    List<Integer> participants();
 }

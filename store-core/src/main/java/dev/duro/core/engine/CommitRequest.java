@@ -3,22 +3,25 @@ package dev.duro.core.engine;
 import dev.duro.core.Bytes;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
+import java.util.Collections;
 import java.util.List;
 
 /**
  * A transaction's termination request at one partition: the part of its readset and writeset that lives here,
- * the snapshot it read here, and every partition it touches (one for a local transaction).
+ * the snapshot it read at every participant, and every partition it touches (one for a local transaction).
  *
  * @param participants the partitions of the transaction, ascending, without duplicates; contains this one
- * @param snapshot {@code st[p]}: the snapshot counter the transaction read at this partition
+ * @param snapshots {@code st[q]} for every participant {@code q}, aligned with {@code participants}: this
+ *     partition certifies against its own, and names another's in the {@link AbortRequest}s it may propose there
  * @param readSet keys read here (keys in {@code writeSet} are certified as read too and need not repeat)
  * @param writeSet buffered writes to keys of this partition
  */
 public record CommitRequest(
-        TxId tid, List<Integer> participants, long snapshot, List<Bytes> readSet, List<Write> writeSet)
+        TxId tid, List<Integer> participants, List<Long> snapshots, List<Bytes> readSet, List<Write> writeSet)
         implements Command {
     public CommitRequest {
         participants = List.copyOf(participants);
+        snapshots = List.copyOf(snapshots);
         readSet = List.copyOf(readSet);
         writeSet = List.copyOf(writeSet);
         if (participants.isEmpty()) {
@@ -29,12 +32,33 @@ public record CommitRequest(
                 throw new IllegalArgumentException("participants must ascend without duplicates: " + participants);
             }
         }
-        if (snapshot < 0) {
-            throw new IllegalArgumentException("snapshot must be >= 0: " + snapshot);
+        if (snapshots.size() != participants.size()) {
+            throw new IllegalArgumentException(
+                    "one snapshot per participant: " + snapshots.size() + " for " + participants);
         }
+        for (long snapshot : snapshots) {
+            if (snapshot < 0) {
+                throw new IllegalArgumentException("snapshot must be >= 0: " + snapshot);
+            }
+        }
+    }
+
+    /** A request that read every participant at the same counter (tests and single-partition callers). */
+    public CommitRequest(
+            TxId tid, List<Integer> participants, long snapshot, List<Bytes> readSet, List<Write> writeSet) {
+        this(tid, participants, Collections.nCopies(participants.size(), snapshot), readSet, writeSet);
     }
 
     public boolean isGlobal() {
         return participants.size() > 1;
+    }
+
+    /** {@code st[partition]}. */
+    public long snapshotAt(int partition) {
+        int index = participants.indexOf(partition);
+        if (index < 0) {
+            throw new IllegalArgumentException("partition " + partition + " is not a participant of " + tid);
+        }
+        return snapshots.get(index);
     }
 }

@@ -11,30 +11,31 @@ import dev.duro.core.certify.CertifierSettings;
  *     {@code SC - snapshotsRetained} fail with {@code SnapshotTooOldException}
  * @param outcomesRetained replicated: how many of the transactions delivered last keep their outcome (a pending
  *     one holds its place), to answer duplicate commits, late abort requests and late votes. Counted in log order,
- *     so every replica forgets the same outcomes at the same point of the log.
- * @param globalCommitsRetained replicated: how many committed global transactions are kept for frontiers
+ *     so every replica forgets the same outcomes at the same point of the log; a global whose decision is not
+ *     logged yet stays pinned beyond it. Any value is safe: a smaller one turns more retried commits into
+ *     {@code OUTCOME_UNKNOWN} (docs/window-safety.md).
  * @param bufferedVotesMax local: votes held for transactions not yet delivered here (oldest dropped first;
  *     a dropped vote is fetched again by retransmission)
  * @param voteResendAfterMillis local: a global transaction that waits this long at the head of {@code PENDING}
  *     makes this replica send its own vote and ask for the missing ones, and again at this interval
  * @param abortRequestAfterMillis local: after waiting this long for a participant's vote, propose an
- *     {@link AbortRequest} into its log (the designated voter first; every replica after twice as long)
+ *     {@link AbortRequest} into its log (the designated voter only); a decision this replica
+ *     finished from votes but has not seen logged is proposed again after this long (every other replica after
+ *     twice as long)
  */
 public record EngineSettings(
         CertifierSettings certification,
         long snapshotsRetained,
         int outcomesRetained,
-        int globalCommitsRetained,
         int bufferedVotesMax,
         long voteResendAfterMillis,
         long abortRequestAfterMillis) {
     public static final EngineSettings DEFAULT =
-            new EngineSettings(CertifierSettings.DEFAULT, 100_000, 100_000, 10_000, 100_000, 50, 1_000);
+            new EngineSettings(CertifierSettings.DEFAULT, 100_000, 100_000, 100_000, 50, 3_000);
 
     public EngineSettings {
         requireAtLeast("engine.snapshots-retained", snapshotsRetained, 1);
         requireAtLeast("engine.outcomes-retained", outcomesRetained, 1);
-        requireAtLeast("engine.global-commits-retained", globalCommitsRetained, 1);
         requireAtLeast("engine.buffered-votes-max", bufferedVotesMax, 1);
         requireAtLeast("engine.vote-resend-after-millis", voteResendAfterMillis, 1);
         requireAtLeast("engine.abort-request-after-millis", abortRequestAfterMillis, 1);
@@ -51,7 +52,6 @@ public record EngineSettings(
                 settings,
                 snapshotsRetained,
                 outcomesRetained,
-                globalCommitsRetained,
                 bufferedVotesMax,
                 voteResendAfterMillis,
                 abortRequestAfterMillis);
@@ -59,13 +59,7 @@ public record EngineSettings(
 
     public EngineSettings withRetention(long snapshots, int outcomes) {
         return new EngineSettings(
-                certification,
-                snapshots,
-                outcomes,
-                globalCommitsRetained,
-                bufferedVotesMax,
-                voteResendAfterMillis,
-                abortRequestAfterMillis);
+                certification, snapshots, outcomes, bufferedVotesMax, voteResendAfterMillis, abortRequestAfterMillis);
     }
 
     public EngineSettings withTimeouts(long voteResendAfter, long abortRequestAfter) {
@@ -73,7 +67,6 @@ public record EngineSettings(
                 certification,
                 snapshotsRetained,
                 outcomesRetained,
-                globalCommitsRetained,
                 bufferedVotesMax,
                 voteResendAfter,
                 abortRequestAfter);

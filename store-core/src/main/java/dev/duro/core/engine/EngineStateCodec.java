@@ -10,26 +10,28 @@ import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
-import dev.duro.core.snapshot.GlobalCommit;
 import dev.duro.core.store.MultiVersionStore;
 import dev.duro.core.store.VersionedValue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * Writes a partition engine's replicated state to bytes and restores it: the state-machine snapshot.
  *
  * <p>Everything that influences a future decision is included: {@code SC}, the store, the certification
- * window, {@code PENDING} with the votes known for each entry, the retained outcomes and tombstones, and the
- * recent global commits. The retained outcomes keep their order (the order of first delivery, with the
- * places of pending transactions), since it decides which are forgotten next. Votes buffered for undelivered
- * transactions are included too (they only speed things up). Local timing state is not: a restored replica
- * starts its timers afresh.
+ * window, {@code PENDING} with the votes (and logged decision) known for each entry, the retained outcomes with
+ * the counter each was delivered at, the pinned ones, the forgotten-up-to counter and the dependency vector.
+ * The retained outcomes keep their order (the order of first delivery, with the places of pending transactions),
+ * since it decides which are forgotten next. Votes buffered for undelivered transactions are included too (they
+ * only speed things up). Local timing state is not: a restored replica starts its timers afresh, and proposes
+ * again the decisions it finished but has not seen logged.
  */
 public final class EngineStateCodec {
     private static final int MAGIC = 0x44555245; // "DURE"
-    private static final int FORMAT_VERSION = 2;
+    /** Format 3: retention with forgotten-up-to, pinned globals and the dependency vector (docs/window-safety.md). */
+    private static final int FORMAT_VERSION = 3;
 
     private final CoreCodec codec;
 
@@ -44,30 +46,24 @@ public final class EngineStateCodec {
         out.writeLong(engine.snapshotCounter());
         engine.store().writeTo(out);
         engine.certifier().writeTo(out);
+        out.writeLong(engine.forgottenUpTo());
+        long[] dependencies = engine.dependencies();
+        out.writeInt(dependencies.length);
+        for (long dependency : dependencies) {
+            out.writeVarLong(dependency);
+        }
         out.writeInt(engine.pendingCount());
         for (PartitionEngine.Pending entry : engine.pendingQueue()) {
             codec.writeCommand(out, entry.request);
             out.writeVarLong(entry.number);
             CoreCodec.writeVote(out, entry.ownVote);
             writeVotes(out, entry.votes);
+            writeNullableOutcome(out, entry.decision);
         }
         out.writeInt(engine.decided().size());
-        engine.decided().forEach((tid, known) -> {
-            out.writeBoolean(known.finished());
-            if (!known.finished()) {
-                CoreCodec.writeTxId(out, tid); // a pending transaction's place
-                return;
-            }
-            CoreCodec.writeOutcome(out, known.outcome());
-            out.writeBoolean(known.ownVote() != null);
-            if (known.ownVote() != null) {
-                CoreCodec.writeVote(out, known.ownVote());
-            }
-        });
-        out.writeInt(engine.recentGlobals().size());
-        for (GlobalCommit global : engine.recentGlobals()) {
-            CoreCodec.writeGlobalCommit(out, global);
-        }
+        engine.decided().forEach((tid, known, pscBefore) -> writeRetained(out, tid, known, pscBefore));
+        out.writeInt(engine.pinned().size());
+        engine.pinned().forEach((tid, pin) -> writeRetained(out, tid, pin.decided(), pin.pscBefore()));
         out.writeInt(engine.bufferedVotes().size());
         for (Map.Entry<TxId, Map<Integer, Vote>> entry : engine.bufferedVotes().entrySet()) {
             CoreCodec.writeTxId(out, entry.getKey());
@@ -88,7 +84,9 @@ public final class EngineStateCodec {
         }
         int version = in.readInt();
         if (version != FORMAT_VERSION) {
-            throw new MalformedInputException("unsupported engine snapshot format " + version);
+            throw new MalformedInputException("unsupported engine snapshot format " + version + " (this build reads "
+                    + FORMAT_VERSION + "; format 2 predates window safety and cannot be restored: replay the log or"
+                    + " install a snapshot from an upgraded peer)");
         }
         int stored = in.readInt();
         if (stored != partition) {
@@ -98,6 +96,19 @@ public final class EngineStateCodec {
         MultiVersionStore store = MultiVersionStore.readFrom(in);
         Certifier certifier = Certifier.readFrom(in, partition, settings.certification());
         PartitionEngine engine = new PartitionEngine(partition, settings, store, certifier, snapshotCounter);
+        long forgottenUpTo = in.readLong();
+        if (forgottenUpTo < -1) {
+            throw new MalformedInputException("forgotten-up-to counter below -1");
+        }
+        int width = in.readCount();
+        if (width > CoreCodec.PARTITIONS_MAX) {
+            throw new MalformedInputException("dependency vector wider than " + CoreCodec.PARTITIONS_MAX);
+        }
+        long[] dependencies = new long[width];
+        for (int q = 0; q < width; q++) {
+            dependencies[q] = CoreCodec.readNonNegative(in, "dependency");
+        }
+        engine.restoreCounters(forgottenUpTo, dependencies);
         int pending = in.readCount();
         for (int i = 0; i < pending; i++) {
             if (!(codec.readCommand(in) instanceof CommitRequest request)) {
@@ -105,25 +116,21 @@ public final class EngineStateCodec {
             }
             long number = CoreCodec.readNonNegative(in, "pending number");
             Vote own = codec.readVote(in);
-            engine.restorePending(request, number, own, readVotes(in));
+            PartitionEngine.Pending entry = new PartitionEngine.Pending(request, number, own, readVotes(in));
+            entry.decision = readNullableOutcome(in);
+            engine.restorePending(entry);
         }
         int decided = in.readCount();
         for (int i = 0; i < decided; i++) {
-            if (!in.readBoolean()) {
-                TxId tid = CoreCodec.readTxId(in);
-                if (!engine.isPending(tid)) {
-                    throw new MalformedInputException("unfinished outcome for " + tid + ", which is not pending");
-                }
-                engine.decided().put(tid, PartitionEngine.Decided.UNFINISHED);
-                continue;
-            }
-            Outcome outcome = codec.readOutcome(in);
-            Vote own = in.readBoolean() ? codec.readVote(in) : null;
-            engine.decided().put(outcome.tid(), new PartitionEngine.Decided(outcome, own));
+            TxId tid = CoreCodec.readTxId(in);
+            long pscBefore = in.readLong();
+            engine.decided().put(tid, readDecided(in, engine, tid), pscBefore);
         }
-        int globals = in.readCount();
-        for (int i = 0; i < globals; i++) {
-            engine.recentGlobals().addLast(CoreCodec.readGlobalCommit(in));
+        int pinned = in.readCount();
+        for (int i = 0; i < pinned; i++) {
+            TxId tid = CoreCodec.readTxId(in);
+            long pscBefore = in.readLong();
+            engine.pinned().put(tid, new PartitionEngine.Pinned(readDecided(in, engine, tid), pscBefore));
         }
         int buffered = in.readCount();
         for (int i = 0; i < buffered; i++) {
@@ -134,10 +141,50 @@ public final class EngineStateCodec {
             }
         }
         in.expectEnd("engine snapshot");
+        engine.restoreUnlogged();
         return engine;
     }
 
-    private static void writeVotes(ByteWriter out, Map<Integer, Vote> votes) {
+    private static void writeRetained(ByteWriter out, TxId tid, PartitionEngine.Decided known, long pscBefore) {
+        CoreCodec.writeTxId(out, tid);
+        out.writeLong(pscBefore);
+        out.writeVarLong(known.number());
+        out.writeBoolean(known.global());
+        out.writeBoolean(known.awaitingDecision());
+        writeNullableOutcome(out, known.outcome());
+        out.writeBoolean(known.ownVote() != null);
+        if (known.ownVote() != null) {
+            CoreCodec.writeVote(out, known.ownVote());
+        }
+    }
+
+    private PartitionEngine.Decided readDecided(ByteReader in, PartitionEngine engine, TxId tid) {
+        long number = CoreCodec.readNonNegative(in, "retained number");
+        boolean global = in.readBoolean();
+        boolean awaitingDecision = in.readBoolean();
+        Outcome outcome = readNullableOutcome(in);
+        Vote own = in.readBoolean() ? codec.readVote(in) : null;
+        if (outcome == null && !engine.isPending(tid)) {
+            throw new MalformedInputException("unfinished outcome for " + tid + ", which is not pending");
+        }
+        if (outcome != null && !outcome.tid().equals(tid)) {
+            throw new MalformedInputException("retained outcome of " + outcome.tid() + " filed under " + tid);
+        }
+        return new PartitionEngine.Decided(outcome, own, number, global, awaitingDecision);
+    }
+
+    private static void writeNullableOutcome(ByteWriter out, @Nullable Outcome outcome) {
+        out.writeBoolean(outcome != null);
+        if (outcome != null) {
+            CoreCodec.writeOutcome(out, outcome);
+        }
+    }
+
+    private @Nullable Outcome readNullableOutcome(ByteReader in) {
+        return in.readBoolean() ? codec.readOutcome(in) : null;
+    }
+
+    private static void writeVotes(ByteWriter out, @Nullable Map<Integer, Vote> votes) {
         out.writeBoolean(votes != null);
         if (votes == null) {
             return;
@@ -149,7 +196,7 @@ public final class EngineStateCodec {
         }
     }
 
-    private Map<Integer, Vote> readVotes(ByteReader in) {
+    private @Nullable Map<Integer, Vote> readVotes(ByteReader in) {
         if (!in.readBoolean()) {
             return null;
         }

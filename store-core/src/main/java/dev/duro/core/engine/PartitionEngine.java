@@ -6,12 +6,11 @@ import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.certify.Certifier;
 import dev.duro.core.snapshot.Frontier;
-import dev.duro.core.snapshot.GlobalCommit;
 import dev.duro.core.store.MultiVersionStore;
 import dev.duro.core.store.VersionedValue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -29,7 +28,7 @@ import javax.annotation.Nullable;
  * engine has no threads, no I/O, no clock and no randomness, so every replica that delivers the same log
  * reaches the same state and the same outcomes, whatever order the votes arrive in.
  *
- * <h2>Numbering (DESIGN §3)</h2>
+ * <h2>Numbering (docs/architecture.md)</h2>
  *
  * <ul>
  *   <li>Every transaction that passes certification here gets {@code c = ++PSC} and enters {@code PENDING}.
@@ -46,19 +45,44 @@ import javax.annotation.Nullable;
  * it commits iff all voted commit. The designated voter (the Raft leader) sends this partition's vote on
  * delivery. A head that waits longer than {@code voteResendAfterMillis} makes any replica send its own vote
  * with {@code replyWanted}; any replica that knows its vote answers such a request, also long after
- * deciding, so lost votes are recovered by whoever misses them. A head still waiting after
- * {@code abortRequestAfterMillis} proposes an {@link AbortRequest} into each silent partition's log.
- * There, the log order decides:
+ * deciding, so lost votes are recovered by whoever misses them. If the head still waits after
+ * {@code abortRequestAfterMillis}, the designated voter proposes an {@link AbortRequest} into each silent
+ * partition's log. There, the log order decides:
  *
  * <ol>
  *   <li>commit request delivered first: certified as usual; the later abort request is ignored.
  *   <li>abort request delivered first: the partition votes abort and keeps a tombstone; the later commit
  *       request is answered from it without certification.
  * </ol>
+ *
+ * <h2>Safe at any retention window (docs/window-safety.md)</h2>
+ *
+ * <p>Outcomes are retained for {@code outcomesRetained} deliveries. What was forgotten may turn an answer into
+ * "unknown", never into a different decision. The invariants, checked where they can be:
+ *
+ * <ol>
+ *   <li><b>A partition's vote on a transaction never changes.</b> It is fixed by the first of the commit request
+ *       and an abort request that the log delivers; a later copy of either changes nothing. An id that is not
+ *       retained may have been delivered and forgotten: {@link #forgottenUpTo} is {@code PSC} as it was just
+ *       before the newest forgotten delivery, and a transaction that read this partition at a snapshot at or
+ *       below it may have been delivered then (a client reads before it commits, and a counter a replica has
+ *       served is at most {@code PSC} at every later log position). Such a commit request is answered
+ *       {@link Effect.OutcomeUnknown} and such an abort request leaves no tombstone. Votes that arrive are
+ *       checked against the votes already known.
+ *   <li><b>A global transaction's outcome is recorded in each participant's own log.</b> The replica that
+ *       finishes it from the votes proposes a {@link Decision}; a replica replaying the log finishes it from
+ *       that record, whatever the other partitions still remember, and one that finished it already checks
+ *       that the record agrees. A global's retained outcome is not forgotten before its decision is delivered
+ *       (it is pinned), so which ids are retained stays a function of the log.
+ *   <li><b>Frontiers carry a dependency vector</b> (see {@link #frontier}), a running maximum that is never
+ *       forgotten, instead of a list of recent global commits.
+ * </ol>
  */
 public final class PartitionEngine {
     /** The most pending transactions behind a waiting head whose votes one resend round asks for. */
     static final int RESEND_BEHIND_HEAD_MAX = 256;
+    /** The most decisions one tick proposes again. */
+    static final int DECISIONS_PER_TICK_MAX = 256;
 
     private final int partition;
     private final EngineSettings settings;
@@ -73,13 +97,31 @@ public final class PartitionEngine {
      * transactions were first delivered here; a pending transaction holds its place with an unfinished entry.
      * The oldest are forgotten only when a command is delivered, so which outcomes a replica still knows is a
      * function of the log alone: it decides how a duplicate is treated, so it must not depend on when votes
-     * arrived (outcomes used to be kept in the order they were decided, which does).
+     * arrived.
      */
     private final RetainedOutcomes decided = new RetainedOutcomes();
+    /**
+     * Globals whose place left {@link #decided} before their {@link Decision} was delivered, with {@code PSC}
+     * before their delivery. Kept until the decision arrives, so that forgetting stays a function of the log
+     * while replicas differ in which globals they have finished.
+     */
+    private final LinkedHashMap<TxId, Pinned> pinned = new LinkedHashMap<>();
+    /** {@code PSC} just before the newest delivery whose outcome was forgotten; -1 while none was. */
+    private long forgottenUpTo = -1;
+    /**
+     * For each partition {@code q}, the highest number at {@code q} of any global committed here at or below
+     * {@code SC}: the frontier's dependency vector. Grows to the highest partition seen.
+     */
+    private long[] dependencies = new long[0];
 
-    private final ArrayDeque<GlobalCommit> recentGlobals = new ArrayDeque<>();
     /** Votes for transactions not delivered here yet. Arrival order differs per replica; decisions do not. */
     private final LinkedHashMap<TxId, Map<Integer, Vote>> bufferedVotes = new LinkedHashMap<>();
+    /**
+     * Local: globals this replica finished from the votes whose {@link Decision} it has not seen in the log,
+     * with when it last proposed it. Rebuilt from the retained outcomes on restore; bounded like the buffered
+     * votes (a dropped one is only proposed by another replica).
+     */
+    private final LinkedHashMap<TxId, UnloggedDecision> unlogged = new LinkedHashMap<>();
 
     private boolean designatedVoter;
     private @Nullable TxId watchedHead;
@@ -100,6 +142,9 @@ public final class PartitionEngine {
         final Vote ownVote;
         /** For a global transaction: the votes known so far, this partition's included. */
         final @Nullable Map<Integer, Vote> votes;
+        /** For a global transaction: its outcome, once a {@link Decision} for it was delivered here. */
+        @Nullable
+        Outcome decision;
 
         Pending(CommitRequest request, long number, Vote ownVote, @Nullable Map<Integer, Vote> votes) {
             this.request = request;
@@ -110,14 +155,43 @@ public final class PartitionEngine {
     }
 
     /**
-     * A finished transaction: its outcome and, for a global one, this partition's vote. {@link #UNFINISHED} keeps
-     * the place of a transaction still pending.
+     * What is retained of a delivered transaction. An unfinished one (no outcome yet at this replica) keeps its
+     * place and its number; a finished one its outcome and, for a global one, this partition's vote.
+     *
+     * @param number the transaction's number here (0 if it got none), to tell it from a later request that
+     *     reused its id
+     * @param awaitingDecision a global delivered as a commit request whose {@link Decision} has not been delivered
      */
-    record Decided(@Nullable Outcome outcome, @Nullable Vote ownVote) {
-        static final Decided UNFINISHED = new Decided(null, null);
+    record Decided(
+            @Nullable Outcome outcome, @Nullable Vote ownVote, long number, boolean global, boolean awaitingDecision) {
+        static Decided unfinished(long number, boolean global) {
+            return new Decided(null, null, number, global, global);
+        }
 
         boolean finished() {
             return outcome != null;
+        }
+
+        Decided logged() {
+            return new Decided(outcome, ownVote, number, global, false);
+        }
+
+        Decided withOutcome(Outcome finished, @Nullable Vote vote) {
+            return new Decided(finished, vote, number, global, awaitingDecision);
+        }
+    }
+
+    /** A retained outcome whose place was forgotten before its decision was logged. */
+    record Pinned(Decided decided, long pscBefore) {}
+
+    private static final class UnloggedDecision {
+        final Decision decision;
+        /** When it was last proposed; {@link Long#MIN_VALUE}: due now; -1: not timed yet. */
+        long proposedMillis;
+
+        UnloggedDecision(Decision decision, long proposedMillis) {
+            this.decision = decision;
+            this.proposedMillis = proposedMillis;
         }
     }
 
@@ -163,6 +237,14 @@ public final class PartitionEngine {
     }
 
     /**
+     * {@code PSC} just before the newest delivery whose outcome this partition forgot: a commit that read here
+     * at or below it and is not retained gets {@link Effect.OutcomeUnknown}.
+     */
+    public long forgottenUpTo() {
+        return forgottenUpTo;
+    }
+
+    /**
      * Reads {@code key} at {@code snapshot}, which must not be above {@link #snapshotCounter()}: the host waits
      * (or redirects) until this replica has caught up, never answering from an older snapshot.
      *
@@ -177,14 +259,18 @@ public final class PartitionEngine {
 
     /** The outcome of a recently finished transaction, if still retained. */
     public @Nullable Outcome outcomeOf(TxId tid) {
-        Decided known = finished(tid);
+        Decided known = retained(tid);
         return known == null ? null : known.outcome();
     }
 
-    /** The retained outcome of {@code tid} if it finished, else null. */
-    private @Nullable Decided finished(TxId tid) {
+    /** What is retained of {@code tid}, pinned or not; null if nothing is. */
+    private @Nullable Decided retained(TxId tid) {
         Decided known = decided.get(tid);
-        return known != null && known.finished() ? known : null;
+        if (known != null) {
+            return known;
+        }
+        Pinned pin = pinned.isEmpty() ? null : pinned.get(tid);
+        return pin == null ? null : pin.decided();
     }
 
     MultiVersionStore store() {
@@ -207,8 +293,12 @@ public final class PartitionEngine {
         return decided;
     }
 
-    ArrayDeque<GlobalCommit> recentGlobals() {
-        return recentGlobals;
+    LinkedHashMap<TxId, Pinned> pinned() {
+        return pinned;
+    }
+
+    long[] dependencies() {
+        return dependencies;
     }
 
     Map<TxId, Map<Integer, Vote>> bufferedVotes() {
@@ -217,8 +307,18 @@ public final class PartitionEngine {
 
     // ---- inputs ----
 
-    /** Whether this replica sends the partition's votes on delivery (the Raft leader does). Local state. */
+    /**
+     * Whether this replica sends the partition's votes on delivery, proposes abort requests and logs decisions
+     * first. Local state: the host sets it on the Raft leader once it has applied the log it knows to be
+     * committed, so a replica still replaying old entries never proposes an abort request for a transaction
+     * its peers finished long ago.
+     */
     public void setDesignatedVoter(boolean voter) {
+        if (voter && !designatedVoter) {
+            for (UnloggedDecision waiting : unlogged.values()) {
+                waiting.proposedMillis = Long.MIN_VALUE; // a new voter logs what its predecessor may not have
+            }
+        }
         this.designatedVoter = voter;
     }
 
@@ -237,47 +337,61 @@ public final class PartitionEngine {
     }
 
     private void deliverOne(Command command) {
+        if (!command.participants().contains(partition)) {
+            throw new IllegalArgumentException("partition " + partition + " is not a participant of " + command.tid());
+        }
         if (command instanceof CommitRequest request) {
             deliverCommit(request);
+        } else if (command instanceof AbortRequest request) {
+            deliverAbortRequest(request);
         } else {
-            deliverAbortRequest((AbortRequest) command);
+            deliverDecision((Decision) command);
         }
         forgetOldOutcomes();
     }
 
     private void deliverCommit(CommitRequest request) {
         TxId tid = request.tid();
-        if (!request.participants().contains(partition)) {
-            throw new IllegalArgumentException("partition " + partition + " is not a participant of " + tid);
-        }
-        Decided known = finished(tid);
+        Decided known = retained(tid);
         if (known != null) {
-            emit(new Effect.Reply(known.outcome())); // a retried commit: answer with the first outcome
+            if (known.finished()) {
+                emit(new Effect.Reply(known.outcome())); // a retried commit: answer with the first outcome
+            }
+            return; // otherwise still pending here: its reply is on the way
+        }
+        long snapshot = request.snapshotAt(partition);
+        if (snapshot <= forgottenUpTo) {
+            // It may have been delivered when PSC was at least its snapshot, and forgotten since: certifying it
+            // again could commit it twice or contradict the vote given then.
+            bufferedVotes.remove(tid);
+            emit(new Effect.OutcomeUnknown(tid));
             return;
         }
-        if (pendingByTid.containsKey(tid)) {
-            return; // a retried commit of a transaction still pending: its reply is on the way
-        }
+        long pscBefore = certifier.pendingSnapshotCounter();
         boolean global = request.isGlobal();
-        AbortReason reason = certifier.certify(request.snapshot(), request.readSet(), request.writeSet(), global);
+        AbortReason reason = certifier.certify(snapshot, request.readSet(), request.writeSet(), global);
         long number = reason == null ? certifier.record(request.readSet(), request.writeSet()) : 0;
         if (!global) {
             if (reason != null) {
-                decide(Outcome.aborted(tid, request.participants(), reason), null);
+                decide(Outcome.aborted(tid, request.participants(), reason), null, 0, false, pscBefore);
             } else if (pending.isEmpty()) {
-                complete(request, number, null, null, null, false); // nothing to wait for: finish at once
+                Outcome outcome = Outcome.committed(tid, request.participants(), List.of(number));
+                install(request, number, outcome);
+                decide(outcome, null, number, false, pscBefore); // nothing to wait for: finish at once
             } else {
-                enqueue(new Pending(request, number, new Vote(tid, partition, number, null, false), null));
+                enqueue(new Pending(request, number, new Vote(tid, partition, number, null, false), null), pscBefore);
             }
             return;
         }
         Vote own = new Vote(tid, partition, number, reason, false);
-        Map<Integer, Vote> votes = bufferedVotes.remove(tid);
-        if (votes == null) {
-            votes = new HashMap<>();
-        }
+        Map<Integer, Vote> votes = new HashMap<>();
         votes.put(partition, own);
-        enqueue(new Pending(request, number, own, votes));
+        Map<Integer, Vote> early = bufferedVotes.remove(tid);
+        Pending entry = new Pending(request, number, own, votes);
+        if (early != null) {
+            early.values().forEach(vote -> addVote(entry, vote));
+        }
+        enqueue(entry, pscBefore);
         if (designatedVoter) {
             emit(new Effect.SendVote(own, others(request.participants())));
         }
@@ -285,26 +399,55 @@ public final class PartitionEngine {
 
     private void deliverAbortRequest(AbortRequest request) {
         TxId tid = request.tid();
-        Pending open = pendingByTid.get(tid);
-        Decided known = finished(tid);
-        Vote own = open != null ? open.ownVote : known != null ? known.ownVote() : null;
-        if (open != null || known != null) {
+        Decided known = retained(tid);
+        if (known != null) {
             // The commit request came first and decided our vote; the requester just lacks it.
+            Pending open = pendingByTid.get(tid);
+            Vote own = open != null ? open.ownVote : voteOf(known);
             if (designatedVoter && own != null) {
                 emit(new Effect.SendVote(own, List.of(request.requestedBy())));
             }
             return;
         }
-        if (!request.participants().contains(partition)) {
-            throw new IllegalArgumentException("partition " + partition + " is not a participant of " + tid);
+        if (request.targetSnapshot() <= forgottenUpTo) {
+            return; // the commit request may have been delivered and forgotten: a tombstone could contradict it
         }
         AbortReason reason = AbortReason.abortRequested(partition);
         Vote tombstone = new Vote(tid, partition, 0, reason, false);
         bufferedVotes.remove(tid);
-        decide(Outcome.aborted(tid, request.participants(), reason), tombstone);
+        decide(Outcome.aborted(tid, request.participants(), reason), tombstone, 0, true, pendingSnapshotCounter());
         if (designatedVoter) {
             emit(new Effect.SendVote(tombstone, others(request.participants())));
         }
+    }
+
+    /**
+     * A global's outcome, logged by a replica that finished it. A pending transaction finishes from it when it
+     * reaches the head; a finished one must agree with it.
+     */
+    private void deliverDecision(Decision decision) {
+        TxId tid = decision.tid();
+        Outcome outcome = decision.outcome();
+        unlogged.remove(tid);
+        Pending open = pendingByTid.get(tid);
+        if (open != null && open.votes != null) {
+            open.votes.values().forEach(vote -> checkVoteAgrees(vote, outcome));
+            open.decision = outcome;
+        }
+        Decided known = decided.get(tid);
+        if (known != null) {
+            checkOutcomesAgree(known, outcome);
+            if (known.awaitingDecision()) {
+                decided.replace(tid, known.logged());
+            }
+        } else {
+            Pinned pin = pinned.remove(tid);
+            if (pin != null) {
+                checkOutcomesAgree(pin.decided(), outcome);
+                forgottenUpTo = Math.max(forgottenUpTo, pin.pscBefore());
+            }
+        }
+        finishReady();
     }
 
     /** A vote from another partition. Duplicates and votes for finished transactions are harmless. */
@@ -317,23 +460,27 @@ public final class PartitionEngine {
 
     private void acceptVote(Vote vote) {
         TxId tid = vote.tid();
-        Decided known = finished(tid);
-        if (known != null) {
-            if (vote.replyWanted() && known.ownVote() != null) {
-                emit(new Effect.SendVote(known.ownVote(), List.of(vote.partition())));
+        Decided known = retained(tid);
+        if (known != null && known.finished()) {
+            Vote own = voteOf(known);
+            if (vote.replyWanted() && own != null) {
+                emit(new Effect.SendVote(own, List.of(vote.partition())));
             }
             return;
         }
         Pending open = pendingByTid.get(tid);
         if (open != null) {
             if (open.votes != null && open.request.participants().contains(vote.partition())) {
-                open.votes.putIfAbsent(vote.partition(), vote.withReplyWanted(false));
+                addVote(open, vote);
                 if (vote.replyWanted()) {
                     emit(new Effect.SendVote(open.ownVote, List.of(vote.partition())));
                 }
                 finishReady();
             }
             return;
+        }
+        if (known != null) {
+            return; // unfinished here but not pending: a request that reused an id (docs/window-safety.md)
         }
         bufferedVotes
                 .computeIfAbsent(tid, t -> new HashMap<>())
@@ -345,11 +492,42 @@ public final class PartitionEngine {
         }
     }
 
+    /** Adds another partition's vote; a partition's vote never changes, so a second one must agree. */
+    private void addVote(Pending entry, Vote vote) {
+        if (!entry.request.participants().contains(vote.partition())) {
+            return;
+        }
+        Vote known = entry.votes.putIfAbsent(vote.partition(), vote.withReplyWanted(false));
+        if (known != null && (known.commit() != vote.commit() || known.commitNumber() != vote.commitNumber())) {
+            throw new IllegalStateException("partition " + vote.partition() + " voted twice on " + vote.tid() + ": "
+                    + known + " and " + vote + " (a partition's vote must never change)");
+        }
+        if (entry.decision != null) {
+            checkVoteAgrees(vote, entry.decision);
+        }
+    }
+
     /**
-     * Advances this replica's clock: retransmits votes and proposes abort requests for a global transaction
-     * stuck at the head of {@code PENDING}. Never changes replicated state.
+     * This partition's vote as retained: its own vote on a global, or an abort vote for a transaction that
+     * aborted here without one (a requester that names it as global must not commit it). None for a local
+     * commit.
+     */
+    private @Nullable Vote voteOf(Decided known) {
+        if (known.ownVote() != null) {
+            return known.ownVote();
+        }
+        Outcome outcome = known.outcome();
+        return outcome != null && !outcome.committed()
+                ? new Vote(outcome.tid(), partition, 0, outcome.reason(), false)
+                : null;
+    }
+
+    /**
+     * Advances this replica's clock: logs decisions not yet seen in the log, retransmits votes and proposes abort
+     * requests for a global transaction stuck at the head of {@code PENDING}. Never changes replicated state.
      */
     public List<Effect> tick(long nowMillis) {
+        proposeUnloggedDecisions(nowMillis);
         Pending head = pending.peekFirst();
         if (head == null || head.votes == null) {
             watchedHead = null;
@@ -363,6 +541,9 @@ public final class PartitionEngine {
             lastAbortProposalMillis = nowMillis;
             return takeEffects();
         }
+        if (head.decision != null) {
+            return takeEffects();
+        }
         List<Integer> missing = missingVoters(head);
         if (nowMillis - lastResendMillis >= settings.voteResendAfterMillis()) {
             lastResendMillis = nowMillis;
@@ -372,14 +553,39 @@ public final class PartitionEngine {
                 askForLaterVotes();
             }
         }
-        long abortAfter = settings.abortRequestAfterMillis() * (designatedVoter ? 1 : 2);
-        if (nowMillis - lastAbortProposalMillis >= abortAfter) {
+        if (designatedVoter && nowMillis - lastAbortProposalMillis >= settings.abortRequestAfterMillis()) {
             lastAbortProposalMillis = nowMillis;
             for (int silent : missing) {
-                emit(new Effect.ProposeAbort(new AbortRequest(tid, head.request.participants(), partition), silent));
+                emit(new Effect.ProposeAbort(
+                        new AbortRequest(tid, head.request.participants(), partition, head.request.snapshotAt(silent)),
+                        silent));
             }
         }
         return takeEffects();
+    }
+
+    /**
+     * Proposes the decisions this replica finished from votes and has not seen in the log: the designated voter
+     * when it finishes them (and again after {@code abortRequestAfterMillis}), every other replica after twice
+     * that, since the voter may have died before its proposal was committed.
+     */
+    private void proposeUnloggedDecisions(long nowMillis) {
+        if (unlogged.isEmpty()) {
+            return;
+        }
+        long after = settings.abortRequestAfterMillis() * (designatedVoter ? 1 : 2);
+        int proposed = 0;
+        for (UnloggedDecision waiting : unlogged.values()) {
+            if (waiting.proposedMillis == -1) {
+                waiting.proposedMillis = nowMillis;
+            } else if (waiting.proposedMillis == Long.MIN_VALUE || nowMillis - waiting.proposedMillis >= after) {
+                emit(new Effect.ProposeDecision(waiting.decision, partition));
+                waiting.proposedMillis = nowMillis;
+                if (++proposed == DECISIONS_PER_TICK_MAX) {
+                    return;
+                }
+            }
+        }
     }
 
     /**
@@ -396,7 +602,7 @@ public final class PartitionEngine {
         int asked = 0;
         while (behindHead.hasNext() && asked < RESEND_BEHIND_HEAD_MAX) {
             Pending later = behindHead.next();
-            if (later.votes == null) {
+            if (later.votes == null || later.decision != null) {
                 continue;
             }
             List<Integer> lacking = missingVoters(later);
@@ -409,10 +615,10 @@ public final class PartitionEngine {
 
     // ---- finishing ----
 
-    private void enqueue(Pending entry) {
+    private void enqueue(Pending entry, long pscBefore) {
         pending.addLast(entry);
         pendingByTid.put(entry.request.tid(), entry);
-        decided.put(entry.request.tid(), Decided.UNFINISHED);
+        decided.put(entry.request.tid(), Decided.unfinished(entry.number, entry.votes != null), pscBefore);
         finishReady();
     }
 
@@ -421,104 +627,137 @@ public final class PartitionEngine {
         while (!pending.isEmpty()) {
             Pending head = pending.peekFirst();
             if (head.votes == null) {
-                finish(head, null);
+                finish(head, Outcome.committed(head.request.tid(), head.request.participants(), List.of(head.number)));
+            } else if (head.decision != null) {
+                finish(head, head.decision);
             } else if (head.votes.size() >= head.request.participants().size()
                     && missingVoters(head).isEmpty()) {
-                finish(head, firstAbort(head));
+                finish(head, outcomeFromVotes(head));
             } else {
                 return;
             }
         }
     }
 
-    private @Nullable AbortReason firstAbort(Pending head) {
-        for (int participant : head.request.participants()) {
+    private Outcome outcomeFromVotes(Pending head) {
+        List<Integer> participants = head.request.participants();
+        List<Long> versions = new ArrayList<>(participants.size());
+        for (int participant : participants) {
             Vote vote = head.votes.get(participant);
             if (!vote.commit()) {
-                return vote.reason();
+                return Outcome.aborted(head.request.tid(), participants, vote.reason());
             }
+            versions.add(vote.commitNumber());
         }
-        return null;
+        return Outcome.committed(head.request.tid(), participants, versions);
     }
 
-    private void finish(Pending head, @Nullable AbortReason abort) {
+    private void finish(Pending head, Outcome outcome) {
         pending.pollFirst();
-        pendingByTid.remove(head.request.tid());
-        complete(head.request, head.number, head.votes, head.votes == null ? null : head.ownVote, abort, true);
+        pendingByTid.remove(head.request.tid(), head);
+        install(head.request, head.number, outcome);
+        Vote ownVote = head.votes == null ? null : head.ownVote;
+        if (head.votes != null) {
+            checkVoteAgrees(head.ownVote, outcome);
+        }
+        boolean awaitingDecision = recordFinished(head, outcome, ownVote);
+        emit(new Effect.Reply(outcome));
+        if (head.decision == null && awaitingDecision) {
+            trackUnlogged(outcome);
+        }
     }
 
     /**
-     * Finishes a transaction that left (or never needed) the head of {@code PENDING}: installs its writes if it
-     * commits, advances SC past its number, and replies.
-     *
-     * @param votes every participant's vote for a global transaction; null for a local one
-     * @param ownVote this partition's vote, kept with the outcome for a global transaction; null for a local one
-     * @param queued it waited in {@code PENDING}, where it already holds its place among the retained outcomes
+     * Stores a finished transaction's outcome in the place it took when it was delivered, if that place is still
+     * retained (or pinned) and still its own. Returns whether its decision has yet to be logged.
      */
-    private void complete(
-            CommitRequest request,
-            long number,
-            @Nullable Map<Integer, Vote> votes,
-            @Nullable Vote ownVote,
-            @Nullable AbortReason abort,
-            boolean queued) {
-        if (number > 0) {
-            if (abort == null) {
-                List<Write> writes = request.writeSet();
-                for (int i = 0, n = writes.size(); i < n; i++) {
-                    store.put(writes.get(i).key(), writes.get(i).value(), number);
-                }
+    private boolean recordFinished(Pending head, Outcome outcome, @Nullable Vote ownVote) {
+        TxId tid = head.request.tid();
+        Decided place = decided.get(tid);
+        if (place != null) {
+            if (!place.finished() && place.number() == head.number) {
+                decided.replace(tid, place.withOutcome(outcome, ownVote));
+                return place.awaitingDecision();
             }
-            snapshotCounter = number;
-            store.collectGarbage(snapshotCounter - settings.snapshotsRetained());
+            return false;
         }
-        Outcome outcome;
-        if (abort != null) {
-            outcome = Outcome.aborted(request.tid(), request.participants(), abort);
-        } else if (votes == null) {
-            outcome = Outcome.committed(request.tid(), request.participants(), List.of(number));
-        } else {
-            List<Long> versions = new ArrayList<>(request.participants().size());
-            for (int participant : request.participants()) {
-                versions.add(votes.get(participant).commitNumber());
+        Pinned pin = pinned.isEmpty() ? null : pinned.get(tid);
+        if (pin != null && !pin.decided().finished() && pin.decided().number() == head.number) {
+            pinned.put(tid, new Pinned(pin.decided().withOutcome(outcome, ownVote), pin.pscBefore()));
+            return true;
+        }
+        return false;
+    }
+
+    /** A global finished here from the votes: its decision goes into this partition's log. */
+    private void trackUnlogged(Outcome outcome) {
+        Decision decision = new Decision(outcome, partition);
+        if (designatedVoter) {
+            emit(new Effect.ProposeDecision(decision, partition));
+        }
+        unlogged.put(outcome.tid(), new UnloggedDecision(decision, -1));
+        if (unlogged.size() > settings.bufferedVotesMax()) {
+            Iterator<TxId> oldest = unlogged.keySet().iterator();
+            oldest.next();
+            oldest.remove();
+        }
+    }
+
+    /** Installs a finished numbered transaction's writes if it committed, and advances SC past its number. */
+    private void install(CommitRequest request, long number, Outcome outcome) {
+        if (number == 0) {
+            return;
+        }
+        if (outcome.committed()) {
+            List<Write> writes = request.writeSet();
+            for (int i = 0, n = writes.size(); i < n; i++) {
+                store.put(writes.get(i).key(), writes.get(i).value(), number);
             }
-            outcome = Outcome.committed(request.tid(), request.participants(), versions);
-            rememberGlobal(new GlobalCommit(request.tid(), request.participants(), versions));
+            if (request.isGlobal()) {
+                addDependencies(outcome);
+            }
         }
-        if (queued) {
-            settle(outcome, ownVote); // keeps the place it took in delivery order
-        } else {
-            decide(outcome, ownVote);
+        snapshotCounter = number;
+        store.collectGarbage(snapshotCounter - settings.snapshotsRetained());
+    }
+
+    private void addDependencies(Outcome committed) {
+        List<Integer> participants = committed.participants();
+        int highest = participants.get(participants.size() - 1);
+        if (highest >= dependencies.length) {
+            dependencies = Arrays.copyOf(dependencies, highest + 1);
+        }
+        for (int i = 0; i < participants.size(); i++) {
+            int other = participants.get(i);
+            if (other != partition) {
+                dependencies[other] =
+                        Math.max(dependencies[other], committed.versions().get(i));
+            }
         }
     }
 
     /** Records the outcome of a transaction decided as it is delivered (it takes the newest place) and answers. */
-    private void decide(Outcome outcome, @Nullable Vote ownVote) {
-        decided.put(outcome.tid(), new Decided(outcome, ownVote));
+    private void decide(Outcome outcome, @Nullable Vote ownVote, long number, boolean global, long pscBefore) {
+        decided.put(outcome.tid(), new Decided(outcome, ownVote, number, global, false), pscBefore);
         emit(new Effect.Reply(outcome));
     }
 
     /**
-     * Records the outcome of a transaction that finished from {@code PENDING} in the place it took when it was
-     * delivered, and answers. If it stayed pending so long that its place was already forgotten, its outcome is
-     * not kept (so all replicas agree on that too, unless one finished it before the place was forgotten).
+     * Forgets the outcomes of the transactions delivered longest ago, beyond {@code outcomesRetained}; a global
+     * whose decision was not delivered yet is pinned instead. Either way {@link #forgottenUpTo} rises only once
+     * the id is gone, so an id is answered from what is retained or as unknown, never certified again.
      */
-    private void settle(Outcome outcome, @Nullable Vote ownVote) {
-        decided.replace(outcome.tid(), new Decided(outcome, ownVote));
-        emit(new Effect.Reply(outcome));
-    }
-
-    /** Forgets the outcomes of the transactions delivered longest ago, beyond {@code outcomesRetained}. */
     private void forgetOldOutcomes() {
         while (decided.size() > settings.outcomesRetained()) {
+            TxId oldest = decided.oldest();
+            Decided known = decided.get(oldest);
+            long pscBefore = decided.oldestPscBefore();
             decided.removeOldest();
-        }
-    }
-
-    private void rememberGlobal(GlobalCommit global) {
-        recentGlobals.addLast(global);
-        if (recentGlobals.size() > settings.globalCommitsRetained()) {
-            recentGlobals.pollFirst();
+            if (known.awaitingDecision()) {
+                pinned.put(oldest, new Pinned(known, pscBefore));
+            } else {
+                forgottenUpTo = Math.max(forgottenUpTo, pscBefore);
+            }
         }
     }
 
@@ -542,31 +781,44 @@ public final class PartitionEngine {
         return others;
     }
 
+    // ---- invariants ----
+
+    /** A vote known for a transaction must agree with its decided outcome. */
+    private static void checkVoteAgrees(Vote vote, Outcome outcome) {
+        boolean agrees = outcome.committed()
+                ? vote.commit() && vote.commitNumber() == outcome.versionAt(vote.partition())
+                : true;
+        if (!agrees) {
+            throw new IllegalStateException(
+                    "vote " + vote + " contradicts the decided outcome " + outcome + " (votes must never change)");
+        }
+    }
+
+    /** Two records of one transaction's outcome must agree on commit or abort and on the commit numbers. */
+    private static void checkOutcomesAgree(Decided known, Outcome logged) {
+        Outcome outcome = known.outcome();
+        if (outcome == null) {
+            return;
+        }
+        if (outcome.committed() != logged.committed() || !outcome.versions().equals(logged.versions())) {
+            throw new IllegalStateException("transaction " + logged.tid() + " finished here as " + outcome
+                    + " but its logged decision is " + logged + " (replicas decided differently)");
+        }
+    }
+
     // ---- frontiers for the vector-of-snapshots service ----
 
     /**
-     * This partition's frontier: {@code SC}, and the committed global transactions numbered above
-     * {@code publishedUpTo} here (those still retained). A publisher passes the counter of its previous
-     * frontier, or 0 to send everything retained; the frontier carries it, so a receiver can tell whether it
-     * missed one.
+     * This partition's frontier: {@code SC} and the dependency vector at it (for each other partition, the
+     * highest number there of a global committed here at or below {@code SC}). Deterministic, O(partitions) and
+     * never forgotten, so any replica may publish it, as often as it likes.
      */
-    public Frontier frontier(long publishedUpTo) {
-        List<GlobalCommit> fresh = new ArrayList<>();
-        Iterator<GlobalCommit> newestFirst = recentGlobals.descendingIterator();
-        while (newestFirst.hasNext()) {
-            GlobalCommit global = newestFirst.next();
-            if (numberHere(global) <= publishedUpTo) {
-                break;
-            }
-            fresh.add(global);
+    public Frontier frontier() {
+        List<Long> vector = new ArrayList<>(dependencies.length);
+        for (long dependency : dependencies) {
+            vector.add(dependency);
         }
-        Collections.reverse(fresh);
-        long from = Math.max(0, Math.min(publishedUpTo, snapshotCounter));
-        return new Frontier(partition, from, snapshotCounter, fresh);
-    }
-
-    private long numberHere(GlobalCommit global) {
-        return global.numbers().get(global.partitions().indexOf(partition));
+        return new Frontier(partition, snapshotCounter, vector);
     }
 
     // ---- effects ----
@@ -586,9 +838,25 @@ public final class PartitionEngine {
 
     // ---- restore support ----
 
-    void restorePending(CommitRequest request, long number, Vote ownVote, @Nullable Map<Integer, Vote> votes) {
-        Pending entry = new Pending(request, number, ownVote, votes);
+    void restorePending(Pending entry) {
         pending.addLast(entry);
-        pendingByTid.put(request.tid(), entry);
+        pendingByTid.put(entry.request.tid(), entry);
+    }
+
+    void restoreCounters(long forgotten, long[] dependencyVector) {
+        this.forgottenUpTo = forgotten;
+        this.dependencies = dependencyVector.clone();
+    }
+
+    /** After a restore: the finished globals whose decision is not in the log yet are proposed again. */
+    void restoreUnlogged() {
+        decided.forEach((tid, known, pscBefore) -> trackRestored(known));
+        pinned.values().forEach(pin -> trackRestored(pin.decided()));
+    }
+
+    private void trackRestored(Decided known) {
+        if (known.finished() && known.awaitingDecision()) {
+            unlogged.put(known.outcome().tid(), new UnloggedDecision(new Decision(known.outcome(), partition), -1));
+        }
     }
 }

@@ -1,12 +1,12 @@
 package dev.duro.core.engine;
 
 import dev.duro.core.TxId;
-import java.util.function.BiConsumer;
 import javax.annotation.Nullable;
 
 /**
  * The engine's retained outcomes: transaction id → {@link PartitionEngine.Decided}, in the order the
- * transactions were first delivered, oldest forgotten first. A ring of ids gives the order and an
+ * transactions were first delivered, oldest forgotten first. Each id also keeps {@code PSC} as it was just
+ * before its first delivery, which the engine needs when it forgets the id (docs/window-safety.md). A ring of ids gives the order and an
  * open-addressing table (linear probing, backward-shift deletion) gives the lookup, so retaining an outcome
  * allocates no entry object and forgetting the oldest is one probe.
  *
@@ -18,6 +18,8 @@ final class RetainedOutcomes {
 
     /** Ids in insertion order: {@code order[(head + i) & mask]} for i in [0, size). */
     private TxId[] order = new TxId[INITIAL_CAPACITY];
+    /** {@code pscBefore[(head + i) & mask]}: PSC just before the id at the same place was first delivered. */
+    private long[] pscBefore = new long[INITIAL_CAPACITY];
 
     private int head;
     private int size;
@@ -39,7 +41,7 @@ final class RetainedOutcomes {
     }
 
     /** Replaces the value of a retained id in place, or appends a new id as the newest. */
-    void put(TxId tid, PartitionEngine.Decided decided) {
+    void put(TxId tid, PartitionEngine.Decided decided, long pscBeforeDelivery) {
         int slot = find(tid);
         if (slot >= 0) {
             values[slot] = decided;
@@ -49,6 +51,7 @@ final class RetainedOutcomes {
             grow();
         }
         order[(head + size) & (order.length - 1)] = tid;
+        pscBefore[(head + size) & (order.length - 1)] = pscBeforeDelivery;
         size++;
         insert(tid, spread(tid.hashCode()), decided);
     }
@@ -59,6 +62,22 @@ final class RetainedOutcomes {
         if (slot >= 0) {
             values[slot] = decided;
         }
+    }
+
+    /** The oldest id retained. */
+    TxId oldest() {
+        if (size == 0) {
+            throw new IllegalStateException("no outcome retained");
+        }
+        return order[head];
+    }
+
+    /** PSC just before the oldest id was first delivered. */
+    long oldestPscBefore() {
+        if (size == 0) {
+            throw new IllegalStateException("no outcome retained");
+        }
+        return pscBefore[head];
     }
 
     /** Forgets the oldest id. */
@@ -73,11 +92,16 @@ final class RetainedOutcomes {
         removeAt(find(oldest));
     }
 
+    /** A retained id with its value and the PSC before its first delivery. */
+    interface Visitor {
+        void visit(TxId tid, PartitionEngine.Decided decided, long pscBeforeDelivery);
+    }
+
     /** Visits every retained id, oldest first. */
-    void forEach(BiConsumer<TxId, PartitionEngine.Decided> visitor) {
+    void forEach(Visitor visitor) {
         for (int i = 0; i < size; i++) {
-            TxId tid = order[(head + i) & (order.length - 1)];
-            visitor.accept(tid, values[find(tid)]);
+            int place = (head + i) & (order.length - 1);
+            visitor.visit(order[place], values[find(order[place])], pscBefore[place]);
         }
     }
 
@@ -130,12 +154,15 @@ final class RetainedOutcomes {
 
     private void grow() {
         TxId[] oldOrder = order;
+        long[] oldPscBefore = pscBefore;
         TxId[] oldKeys = keys;
         int[] oldHashes = hashes;
         PartitionEngine.Decided[] oldValues = values;
         order = new TxId[oldOrder.length << 1];
+        pscBefore = new long[oldOrder.length << 1];
         for (int i = 0; i < size; i++) {
             order[i] = oldOrder[(head + i) & (oldOrder.length - 1)];
+            pscBefore[i] = oldPscBefore[(head + i) & (oldOrder.length - 1)];
         }
         head = 0;
         keys = new TxId[oldKeys.length << 1];

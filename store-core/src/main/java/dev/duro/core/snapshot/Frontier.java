@@ -3,19 +3,33 @@ package dev.duro.core.snapshot;
 import java.util.List;
 
 /**
- * What a partition publishes for the vector-of-snapshots service: its snapshot counter, and every global
- * transaction it committed with a number in {@code (publishedFrom, snapshotCounter]}.
+ * What a partition publishes for the vector-of-snapshots service: a snapshot counter it has reached and, for
+ * every other partition {@code q}, the highest number at {@code q} of any global transaction committed here at
+ * or below that counter (docs/window-safety.md). A snapshot {@code s} of this partition can be combined with
+ * snapshot {@code V[q]} of partition {@code q} iff {@code dependencies[q] <= V[q]}: every global included here is
+ * then included there. The dependency vector is a running maximum, so a frontier is a self-contained fact: it
+ * may be lost, repeated, reordered or arrive at a tracker that just started, and it never relies on a list of
+ * transactions that the publisher may have stopped retaining.
  *
- * @param publishedFrom where the list of globals starts: the counter of the publisher's previous frontier, or 0
- *     for a full one. It lets a receiver see that frontiers overtook each other and left a gap it must not
- *     cover yet.
+ * @param dependencies indexed by partition; missing entries (a shorter list) are 0, and the entry of
+ *     {@code partition} itself is ignored
  */
-public record Frontier(int partition, long publishedFrom, long snapshotCounter, List<GlobalCommit> globals) {
+public record Frontier(int partition, long snapshotCounter, List<Long> dependencies) {
     public Frontier {
-        globals = List.copyOf(globals);
-        if (publishedFrom < 0 || snapshotCounter < 0) {
+        dependencies = List.copyOf(dependencies);
+        if (partition < 0 || snapshotCounter < 0) {
             throw new IllegalArgumentException(
-                    "frontier counters must be >= 0: from " + publishedFrom + ", SC " + snapshotCounter);
+                    "frontier partition and counter must be >= 0: " + partition + ", SC " + snapshotCounter);
         }
+        for (long dependency : dependencies) {
+            if (dependency < 0) {
+                throw new IllegalArgumentException("dependencies must be >= 0: " + dependencies);
+            }
+        }
+    }
+
+    /** The dependency on {@code other}: 0 if the list does not reach it. */
+    public long dependencyOn(int other) {
+        return other < dependencies.size() && other != partition ? dependencies.get(other) : 0;
     }
 }

@@ -1,62 +1,62 @@
 package dev.duro.core.snapshot;
 
-import dev.duro.core.TxId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The vector-of-snapshots service's state at one server (S-DUR §IV-E, DESIGN §6): from the frontiers every
- * partition publishes, the greatest consistent cut below them.
+ * The vector-of-snapshots service's state at one server (S-DUR §IV-E, docs/architecture.md): from the frontiers
+ * every partition publishes, the greatest consistent cut it can prove.
  *
  * <p>A cut {@code V} (one snapshot per partition) is consistent when every committed global transaction is
- * included ({@code c_q(t) <= V[q]}) at all of its partitions or at none. Start from the frontiers and, for any
- * global transaction excluded somewhere, lower {@code V} just below it wherever it is included; repeat until
- * nothing changes. Consistent cuts are closed under component-wise max, so the result is the greatest one
- * below the frontiers, and it only moves forward as frontiers do. A read-only transaction that reads every
- * partition {@code q} at {@code V[q]} sees each global transaction entirely or not at all.
+ * included ({@code c_q(t) <= V[q]}) at all of its partitions or at none. A {@link Frontier} of partition
+ * {@code p} at counter {@code s} carries {@code dep}: for every other partition {@code q}, the highest number at
+ * {@code q} of any global committed at {@code p} up to {@code s}. If every partition's chosen point satisfies
+ * {@code dep <= V}, every global included somewhere is included at all its partitions, so {@code V} is
+ * consistent.
  *
- * <p>Frontiers list only the globals committed since the publisher's previous frontier, so one that overtakes
- * its predecessor says nothing about the globals below its {@code publishedFrom}. The tracker therefore raises
- * a partition's frontier only over contiguous coverage: a frontier that starts above what is known waits (its
- * globals are learned at once, which is always safe) until the frontiers below it arrive.
- *
- * <p>Global transactions included everywhere in the current cut can never be excluded again and are
- * forgotten; the work per update is proportional to the global transactions above the cut.
+ * <p>The tracker keeps, per partition, the points ({@code s}, {@code dep}) it has heard of above its cut, plus
+ * the point at the cut. It starts from the newest point of every partition and lowers a partition to its
+ * newest point whose dependencies the others cover, until nothing changes. The point at the current cut always
+ * qualifies, so the cut never moves backwards; consistent cuts are closed under component-wise max, so the
+ * result is the greatest consistent cut over the known points. Nothing here depends on how many transactions a
+ * publisher retains: a frontier may be lost, repeated or reordered, and a fresh tracker starts at the empty cut
+ * (every partition at 0, consistent by definition) and is safe from its first frontier (docs/window-safety.md).
  */
 public final class SnapshotVectorTracker {
-    /** The most frontiers per partition kept waiting for a gap to fill; forgetting one only delays the cut. */
-    private static final int WAITING_MAX = 64;
+    /**
+     * Points kept per partition above its cut. Thinning them when more arrive only makes the cut coarser: the
+     * newest point and the point at the cut always stay.
+     */
+    static final int POINTS_MAX = 64;
 
-    /** Per partition, the counter up to which every committed global transaction is known. */
-    private final long[] frontiers;
-    /** Per partition, frontiers that arrived above a gap: {@code publishedFrom -> snapshotCounter}. */
-    private final List<TreeMap<Long, Long>> waiting = new ArrayList<>();
+    private final int partitions;
+    /** Per partition: counter → dependency vector (length {@link #partitions}), the cut's point included. */
+    private final List<TreeMap<Long, long[]>> points = new ArrayList<>();
 
     private final long[] cut;
     /** Per partition, whether any frontier of it has arrived. */
     private final boolean[] heard;
-    /** Committed global transactions not yet included at all their partitions in {@link #cut}. */
-    private final Map<TxId, GlobalCommit> open = new LinkedHashMap<>();
 
     public SnapshotVectorTracker(int partitions) {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1: " + partitions);
         }
-        frontiers = new long[partitions];
+        this.partitions = partitions;
         cut = new long[partitions];
         heard = new boolean[partitions];
         for (int p = 0; p < partitions; p++) {
-            waiting.add(new TreeMap<>());
+            TreeMap<Long, long[]> known = new TreeMap<>();
+            known.put(0L, new long[partitions]);
+            points.add(known);
         }
     }
 
     public int partitions() {
-        return cut.length;
+        return partitions;
     }
 
     /** The greatest consistent cut known: a snapshot per partition. */
@@ -69,12 +69,9 @@ public final class SnapshotVectorTracker {
     }
 
     /**
-     * Whether a frontier of every partition has arrived. A tracker that has not heard from some partition keeps
-     * it at 0 in its cut, which is consistent with every global transaction the tracker knows of; but a
-     * publisher's first frontier lists only the globals it still retains ({@code engine.global-commits-retained}),
-     * and an old one it forgot could be included at its partition and excluded at the silent one. Once every
-     * partition has been heard, such a forgotten global is committed, hence included, at each of its partitions
-     * that forgot it, and listed by any that still retains it. Cuts should be served only from then on.
+     * Whether a frontier of every partition has arrived. Every cut is consistent from the start (an unheard
+     * partition holds the others at points that do not depend on it), but a tracker that has not heard from some
+     * partition serves a cut far behind the cluster; servers answer {@code NOT_READY} until then.
      */
     public boolean heardFromEveryPartition() {
         for (boolean h : heard) {
@@ -85,112 +82,104 @@ public final class SnapshotVectorTracker {
         return true;
     }
 
-    /** The counter up to which every global transaction committed at {@code partition} is known. */
+    /** The newest counter heard from {@code partition}. */
     public long frontierAt(int partition) {
-        return frontiers[partition];
+        return points.get(partition).lastKey();
     }
 
-    /** Global transactions still above the cut somewhere (for metrics and tests of the memory bound). */
-    public int openGlobals() {
-        return open.size();
+    /** Points held above the cut, over all partitions (for metrics and tests of the memory bound). */
+    public int pointsAboveCut() {
+        int count = 0;
+        for (TreeMap<Long, long[]> known : points) {
+            count += known.size() - 1;
+        }
+        return count;
     }
 
-    /**
-     * Takes in a partition's frontier. Frontiers may arrive late, twice or out of order; an older counter never
-     * lowers what is known. The frontier must list every global transaction committed at its partition in
-     * {@code (publishedFrom, snapshotCounter]}.
-     */
+    /** Takes in a partition's frontier. Frontiers may arrive late, twice or out of order, from any replica. */
     public void update(Frontier frontier) {
         int partition = frontier.partition();
-        if (partition < 0 || partition >= frontiers.length) {
-            throw new IllegalArgumentException("unknown partition " + partition + " (of " + frontiers.length + ")");
+        if (partition >= partitions) {
+            throw new IllegalArgumentException("unknown partition " + partition + " (of " + partitions + ")");
         }
-        for (GlobalCommit global : frontier.globals()) {
-            for (int member : global.partitions()) {
-                if (member >= frontiers.length) {
-                    throw new IllegalArgumentException("global " + global.tid() + " names unknown partition " + member);
+        if (frontier.dependencies().size() > partitions) {
+            for (int q = partitions; q < frontier.dependencies().size(); q++) {
+                if (frontier.dependencies().get(q) != 0) {
+                    throw new IllegalArgumentException(
+                            "frontier of partition " + partition + " depends on unknown partition " + q);
                 }
             }
         }
-        for (GlobalCommit global : frontier.globals()) {
-            if (!includedEverywhere(global, cut)) {
-                open.putIfAbsent(global.tid(), global);
-            }
-        }
         heard[partition] = true;
-        cover(partition, frontier.publishedFrom(), frontier.snapshotCounter());
+        long counter = frontier.snapshotCounter();
+        TreeMap<Long, long[]> known = points.get(partition);
+        if (counter <= cut[partition] || known.containsKey(counter)) {
+            return;
+        }
+        long[] dependencies = new long[partitions];
+        for (int q = 0; q < partitions; q++) {
+            dependencies[q] = frontier.dependencyOn(q);
+        }
+        known.put(counter, dependencies);
+        if (known.size() > POINTS_MAX + 1) {
+            thin(known);
+        }
         recompute();
     }
 
-    /** Raises the partition's frontier over {@code (from, to]} if that connects to what is known. */
-    private void cover(int partition, long from, long to) {
-        if (to <= frontiers[partition] || to <= from) {
-            return;
-        }
-        TreeMap<Long, Long> ahead = waiting.get(partition);
-        if (from > frontiers[partition]) {
-            ahead.merge(from, to, Math::max);
-            if (ahead.size() > WAITING_MAX) {
-                ahead.pollLastEntry();
+    /** Drops the point closest to its lower neighbour, never the cut's point or the newest. */
+    private void thin(TreeMap<Long, long[]> known) {
+        Long closest = null;
+        long gapMin = Long.MAX_VALUE;
+        Long previous = null;
+        for (Long counter : known.keySet()) {
+            if (previous != null && !counter.equals(known.lastKey()) && counter - previous < gapMin) {
+                gapMin = counter - previous;
+                closest = counter;
             }
-            return;
+            previous = counter;
         }
-        frontiers[partition] = to;
-        while (!ahead.isEmpty() && ahead.firstKey() <= frontiers[partition]) {
-            frontiers[partition] =
-                    Math.max(frontiers[partition], ahead.pollFirstEntry().getValue());
-        }
+        known.remove(closest);
     }
 
     private void recompute() {
-        long[] candidate = frontiers.clone();
+        long[] candidate = new long[partitions];
+        for (int p = 0; p < partitions; p++) {
+            candidate[p] = points.get(p).lastKey();
+        }
         boolean lowered = true;
         while (lowered) {
             lowered = false;
-            for (GlobalCommit global : open.values()) {
-                lowered |= excludeIfSplit(global, candidate);
-            }
-        }
-        for (int p = 0; p < cut.length; p++) {
-            if (candidate[p] < cut[p]) {
-                throw new IllegalStateException("consistent cut moved backwards at partition " + p + ": "
-                        + Arrays.toString(cut) + " -> " + Arrays.toString(candidate)
-                        + " (a frontier omitted a global commit?)");
-            }
-        }
-        System.arraycopy(candidate, 0, cut, 0, cut.length);
-        for (Iterator<GlobalCommit> it = open.values().iterator(); it.hasNext(); ) {
-            if (includedEverywhere(it.next(), cut)) {
-                it.remove();
-            }
-        }
-    }
-
-    /** If {@code global} is excluded at some partition, lower the others below it. Returns whether it did. */
-    private static boolean excludeIfSplit(GlobalCommit global, long[] vector) {
-        boolean excludedSomewhere = false;
-        for (int i = 0; i < global.partitions().size() && !excludedSomewhere; i++) {
-            excludedSomewhere =
-                    global.numbers().get(i) > vector[global.partitions().get(i)];
-        }
-        if (!excludedSomewhere) {
-            return false;
-        }
-        boolean lowered = false;
-        for (int i = 0; i < global.partitions().size(); i++) {
-            int partition = global.partitions().get(i);
-            long number = global.numbers().get(i);
-            if (number <= vector[partition]) {
-                vector[partition] = number - 1;
+            for (int p = 0; p < partitions; p++) {
+                TreeMap<Long, long[]> known = points.get(p);
+                if (covered(known.get(candidate[p]), p, candidate)) {
+                    continue;
+                }
+                Map.Entry<Long, long[]> lower = known.lowerEntry(candidate[p]);
+                while (!covered(lower.getValue(), p, candidate)) {
+                    lower = known.lowerEntry(lower.getKey());
+                }
+                candidate[p] = lower.getKey();
                 lowered = true;
             }
         }
-        return lowered;
+        for (int p = 0; p < partitions; p++) {
+            if (candidate[p] < cut[p]) {
+                throw new IllegalStateException("consistent cut moved backwards at partition " + p + ": "
+                        + Arrays.toString(cut) + " -> " + Arrays.toString(candidate));
+            }
+            cut[p] = candidate[p];
+            Iterator<Long> below = points.get(p).headMap(cut[p], false).keySet().iterator();
+            while (below.hasNext()) {
+                below.next();
+                below.remove();
+            }
+        }
     }
 
-    private static boolean includedEverywhere(GlobalCommit global, long[] vector) {
-        for (int i = 0; i < global.partitions().size(); i++) {
-            if (global.numbers().get(i) > vector[global.partitions().get(i)]) {
+    private static boolean covered(long[] dependencies, int partition, long[] vector) {
+        for (int q = 0; q < vector.length; q++) {
+            if (q != partition && dependencies[q] > vector[q]) {
                 return false;
             }
         }

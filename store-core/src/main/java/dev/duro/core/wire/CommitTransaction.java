@@ -74,13 +74,16 @@ public record CommitTransaction(long requestId, TxId tid, List<Participant> part
         return keys;
     }
 
-    /** One commit request per participant, in partition order, each naming every participant. */
+    /** One commit request per participant, in partition order, each naming every participant and its snapshot. */
     public List<CommitRequest> toCommitRequests() {
         List<Integer> partitions = partitions();
+        List<Long> snapshots = new ArrayList<>(participants.size());
+        for (Participant participant : participants) {
+            snapshots.add(participant.snapshot());
+        }
         List<CommitRequest> requests = new ArrayList<>(participants.size());
         for (Participant participant : participants) {
-            requests.add(new CommitRequest(
-                    tid, partitions, participant.snapshot(), participant.readSet(), participant.writeSet()));
+            requests.add(new CommitRequest(tid, partitions, snapshots, participant.readSet(), participant.writeSet()));
         }
         return List.copyOf(requests);
     }

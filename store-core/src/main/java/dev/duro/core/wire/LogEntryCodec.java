@@ -22,7 +22,10 @@ import java.util.List;
  * rule of {@link WireCodec}; decode with limits at least as large as those the entries were admitted under.
  */
 public final class LogEntryCodec {
-    public static final int FORMAT_VERSION = 1;
+    /** Format 2 adds every participant's snapshot to commit requests, the target's to abort requests, and decisions. */
+    public static final int FORMAT_VERSION = 2;
+    /** The oldest format still read: its commands decode as documented in docs/wire-protocol.md. */
+    public static final int FORMAT_VERSION_MIN = 1;
 
     private final CoreCodec core;
 
@@ -47,7 +50,7 @@ public final class LogEntryCodec {
             throw new MalformedInputException("empty log entry");
         }
         int version = in.readByte();
-        if (version != FORMAT_VERSION) {
+        if (version < FORMAT_VERSION_MIN || version > FORMAT_VERSION) {
             throw new UnsupportedVersionException("log entry format", version, FORMAT_VERSION);
         }
         int count = in.readLength("command count");

@@ -20,7 +20,8 @@ public enum MessageType {
     SNAPSHOT_VECTOR_REPLY(0x15),
     REPLICA_STATUS_REPLY(0x16),
     VOTE(0x21),
-    FRONTIER(0x22);
+    /** 0x22 carried frontiers with a list of recent global commits; retired for this dependency-vector form. */
+    FRONTIER(0x23);
 
     private final int code;
 

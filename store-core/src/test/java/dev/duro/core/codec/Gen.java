@@ -8,10 +8,10 @@ import dev.duro.core.Write;
 import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.Decision;
 import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.Vote;
 import dev.duro.core.snapshot.Frontier;
-import dev.duro.core.snapshot.GlobalCommit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -162,23 +162,12 @@ public final class Gen {
         return Outcome.committed(txId(), participants, versions);
     }
 
-    public GlobalCommit globalCommit() {
-        List<Integer> partitions = partitions(2, chance(0.1) ? 64 : 4);
-        List<Long> numbers = new ArrayList<>();
-        for (int i = 0; i < partitions.size(); i++) {
-            numbers.add(nonNegative());
-        }
-        return new GlobalCommit(txId(), partitions, numbers);
-    }
-
     public Frontier frontier() {
-        List<GlobalCommit> globals = new ArrayList<>();
-        for (int i = size(20); i > 0; i--) {
-            globals.add(globalCommit());
+        List<Long> dependencies = new ArrayList<>();
+        for (int i = chance(0.1) ? size(200) : size(4); i > 0; i--) {
+            dependencies.add(nonNegative());
         }
-        long first = nonNegative();
-        long second = nonNegative();
-        return new Frontier(partition(), Math.min(first, second), Math.max(first, second), globals);
+        return new Frontier(partition(), nonNegative(), dependencies);
     }
 
     public CommitRequest commitRequest() {
@@ -186,16 +175,30 @@ public final class Gen {
         int keysMax = limits.transactionKeysMax();
         List<Bytes> readSet = readSet(Math.min(keysMax, 40));
         List<Write> writeSet = writeSet(Math.min(keysMax - readSet.size(), 40));
-        return new CommitRequest(txId(), participants, nonNegative(), readSet, writeSet);
+        List<Long> snapshots = new ArrayList<>();
+        for (int i = 0; i < participants.size(); i++) {
+            snapshots.add(nonNegative());
+        }
+        return new CommitRequest(txId(), participants, snapshots, readSet, writeSet);
     }
 
     public AbortRequest abortRequest() {
         List<Integer> participants = partitions(1, 5);
-        return new AbortRequest(txId(), participants, partition());
+        return new AbortRequest(txId(), participants, partition(), nonNegative());
+    }
+
+    public Decision decision() {
+        Outcome outcome = outcome();
+        while (outcome.participants().size() < 2) {
+            outcome = outcome();
+        }
+        return new Decision(
+                outcome,
+                outcome.participants().get(random.nextInt(outcome.participants().size())));
     }
 
     public Command command() {
-        return chance(0.8) ? commitRequest() : abortRequest();
+        return chance(0.7) ? commitRequest() : chance(0.5) ? abortRequest() : decision();
     }
 
     /** Printable text of at most {@code maxChars} chars, mixing ASCII, accented, CJK and non-BMP characters. */

@@ -50,13 +50,7 @@ class EngineSnapshotRestoreTest {
                 ? CertifierSettings.exact(1 + random.nextInt(40))
                 : CertifierSettings.exact(1 + random.nextInt(40)).withBloomReadSetKeysMin(random.nextInt(6));
         return new EngineSettings(
-                certification,
-                1 + random.nextInt(8),
-                1 + random.nextInt(40),
-                1 + random.nextInt(6),
-                1 + random.nextInt(4),
-                50,
-                1_000);
+                certification, 1 + random.nextInt(8), 1 + random.nextInt(40), 1 + random.nextInt(4), 50, 1_000);
     }
 
     private static PartitionEngine restore(PartitionEngine original, EngineSettings settings, boolean designated) {
@@ -73,7 +67,7 @@ class EngineSnapshotRestoreTest {
         assertEquals(original.snapshotCounter(), restored.snapshotCounter());
         assertEquals(original.pendingSnapshotCounter(), restored.pendingSnapshotCounter());
         assertEquals(original.pendingCount(), restored.pendingCount());
-        assertEquals(original.frontier(0), restored.frontier(0));
+        assertEquals(original.frontier(), restored.frontier());
         assertArrayEquals(CODEC.write(original), CODEC.write(restored), "snapshot bytes differ");
     }
 

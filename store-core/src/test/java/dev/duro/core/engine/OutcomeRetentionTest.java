@@ -40,10 +40,10 @@ class OutcomeRetentionTest {
     }
 
     /**
-     * Both replicas deliver the same log; only the moment partition 1's vote arrives differs. Before the fix the
-     * outcomes were kept in the order they were decided, so the replicas forgot different transactions: the early
-     * one forgot the global transaction and certified its duplicate again (a new number, PSC 2), the late one
-     * still knew it and only answered (PSC 1).
+     * Both replicas deliver the same log; only the moment partition 1's vote arrives differs. Outcomes used to be
+     * kept in the order they were decided, so the replicas forgot different transactions and one certified a late
+     * duplicate of the global again. Now the places follow delivery order, a global stays pinned until its
+     * decision is logged, and a duplicate of a forgotten id is answered as unknown at both, never certified.
      */
     @Test
     void replicasForgetTheSameOutcomesWhateverTheVoteTiming() {
@@ -57,18 +57,23 @@ class OutcomeRetentionTest {
         late.deliver(failingLocal(FIRST_LOCAL));
         late.receiveVote(OTHER_PARTITION_COMMITS);
 
+        Outcome committed = Outcome.committed(GLOBAL, List.of(0, 1), List.of(1L, 7L));
         for (PartitionEngine engine : List.of(early, late)) {
-            assertNotNull(engine.outcomeOf(GLOBAL));
-            engine.deliver(failingLocal(SECOND_LOCAL)); // a third outcome: the oldest delivered one goes
-            assertNull(engine.outcomeOf(GLOBAL));
-            assertNotNull(engine.outcomeOf(FIRST_LOCAL));
-            engine.deliver(GLOBAL_REQUEST); // a duplicate, too late to be recognised
-        }
+            engine.deliver(failingLocal(SECOND_LOCAL)); // a third outcome: the global's place goes, but it is pinned
+            assertEquals(committed, engine.outcomeOf(GLOBAL), "its decision is not logged yet");
+            assertEquals(List.of(new Effect.Reply(committed)), engine.deliver(GLOBAL_REQUEST), "a duplicate");
 
-        // Both certified the duplicate again (what a duplicate beyond the retention gets), identically.
-        assertEquals(2, early.pendingSnapshotCounter());
-        assertEquals(2, late.pendingSnapshotCounter());
-        assertEquals(early.pendingCount(), late.pendingCount());
+            engine.deliver(new Decision(committed, 0));
+            assertNull(engine.outcomeOf(GLOBAL));
+            assertEquals(0, engine.forgottenUpTo(), "PSC was 0 when the global was delivered");
+            assertEquals(
+                    List.of(new Effect.OutcomeUnknown(GLOBAL)),
+                    engine.deliver(GLOBAL_REQUEST),
+                    "read at 0 <= forgotten-up-to: it may have committed, so it is not certified again");
+            assertNotNull(engine.outcomeOf(FIRST_LOCAL));
+        }
+        assertEquals(1, early.pendingSnapshotCounter());
+        assertEquals(1, late.pendingSnapshotCounter());
         for (TxId tid : List.of(GLOBAL, FIRST_LOCAL, SECOND_LOCAL)) {
             assertEquals(early.outcomeOf(tid), late.outcomeOf(tid), tid::toString);
         }
@@ -85,9 +90,11 @@ class OutcomeRetentionTest {
         PartitionEngine restored = codec.read(codec.write(engine), 0, engine.settings());
         restored.receiveVote(OTHER_PARTITION_COMMITS);
         restored.deliver(failingLocal(SECOND_LOCAL));
+        PartitionEngine again = codec.read(codec.write(restored), 0, engine.settings());
+        again.deliver(new Decision(restored.outcomeOf(GLOBAL), 0));
 
-        assertNull(restored.outcomeOf(GLOBAL), "the global transaction was delivered first, so it goes first");
-        assertNotNull(restored.outcomeOf(FIRST_LOCAL));
-        assertNotNull(restored.outcomeOf(SECOND_LOCAL));
+        assertNull(again.outcomeOf(GLOBAL), "the global transaction was delivered first, so it goes first");
+        assertNotNull(again.outcomeOf(FIRST_LOCAL));
+        assertNotNull(again.outcomeOf(SECOND_LOCAL));
     }
 }

@@ -12,7 +12,7 @@ import dev.duro.core.Bytes;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.certify.CertifierSettings;
-import dev.duro.core.snapshot.GlobalCommit;
+import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.SnapshotTooOldException;
 import dev.duro.core.store.VersionedValue;
 import java.util.List;
@@ -152,12 +152,15 @@ class PartitionEngineScenariosTest {
         List<Effect> onVote = engine.receiveVote(commitVote(tid(1), PEER, 7));
 
         Outcome global = Outcome.committed(tid(1), List.of(HERE, PEER), List.of(1L, 7L));
-        assertEquals(List.of(new Effect.Reply(global), committed(tid(2), 2)), onVote);
+        assertEquals(
+                List.of(
+                        new Effect.Reply(global),
+                        new Effect.ProposeDecision(new Decision(global, HERE), HERE),
+                        committed(tid(2), 2)),
+                onVote);
         assertEquals(2, engine.snapshotCounter());
         assertEquals(new VersionedValue(Bytes.utf8("g@1"), 1), engine.read(key("g"), 2));
-        GlobalCommit published = new GlobalCommit(tid(1), List.of(HERE, PEER), List.of(1L, 7L));
-        assertEquals(List.of(published), engine.frontier(0).globals());
-        assertEquals(2, engine.frontier(0).snapshotCounter());
+        assertEquals(new Frontier(HERE, 2, List.of(0L, 7L)), engine.frontier(), "depends on the global's 7 there");
     }
 
     @Test
@@ -169,10 +172,15 @@ class PartitionEngineScenariosTest {
         List<Effect> onVote = engine.receiveVote(new Vote(tid(1), PEER, 0, theirs, false));
 
         Outcome aborted = Outcome.aborted(tid(1), List.of(HERE, PEER), theirs);
-        assertEquals(List.of(new Effect.Reply(aborted), committed(tid(2), 2)), onVote);
+        assertEquals(
+                List.of(
+                        new Effect.Reply(aborted),
+                        new Effect.ProposeDecision(new Decision(aborted, HERE), HERE),
+                        committed(tid(2), 2)),
+                onVote);
         assertEquals(2, engine.snapshotCounter());
         assertEquals(VersionedValue.ABSENT, engine.read(key("g"), 2), "an aborted global installs nothing");
-        assertEquals(List.of(), engine.frontier(0).globals());
+        assertEquals(new Frontier(HERE, 2, List.of()), engine.frontier(), "an aborted global is no dependency");
     }
 
     @Test
@@ -186,7 +194,10 @@ class PartitionEngineScenariosTest {
         assertEquals(1, engine.pendingSnapshotCounter());
 
         List<Effect> onVote = engine.receiveVote(commitVote(tid(2), PEER, 3));
-        assertEquals(List.of(new Effect.Reply(Outcome.aborted(tid(2), List.of(HERE, PEER), ours))), onVote);
+        Outcome aborted = Outcome.aborted(tid(2), List.of(HERE, PEER), ours);
+        assertEquals(
+                List.of(new Effect.Reply(aborted), new Effect.ProposeDecision(new Decision(aborted, HERE), HERE)),
+                onVote);
         assertEquals(1, engine.snapshotCounter());
     }
 
@@ -200,7 +211,10 @@ class PartitionEngineScenariosTest {
         // It finishes at once; its own vote still goes out, for the peer that lacks it.
         Outcome global = Outcome.committed(tid(1), List.of(HERE, PEER), List.of(1L, 9L));
         assertEquals(
-                List.of(new Effect.Reply(global), new Effect.SendVote(commitVote(tid(1), HERE, 1), List.of(PEER))),
+                List.of(
+                        new Effect.Reply(global),
+                        new Effect.ProposeDecision(new Decision(global, HERE), HERE),
+                        new Effect.SendVote(commitVote(tid(1), HERE, 1), List.of(PEER))),
                 onDelivery);
     }
 
@@ -233,7 +247,7 @@ class PartitionEngineScenariosTest {
     void tickResendsTheVoteAskingForRepliesAndLaterProposesAbortRequests() {
         engine.deliver(transaction(1).at(0).writes("g").global(HERE, PEER));
         Vote askingVote = commitVote(tid(1), HERE, 1).withReplyWanted(true);
-        AbortRequest abortRequest = new AbortRequest(tid(1), List.of(HERE, PEER), HERE);
+        AbortRequest abortRequest = new AbortRequest(tid(1), List.of(HERE, PEER), HERE, 0);
 
         assertEquals(List.of(), engine.tick(10_000), "the first tick starts the clock for this head");
         assertEquals(List.of(), engine.tick(10_000 + RESEND_AFTER_MILLIS - 1));
@@ -276,14 +290,24 @@ class PartitionEngineScenariosTest {
         assertEquals(4, engine.snapshotCounter());
     }
 
+    /**
+     * Only the designated voter, which its host makes only of a leader that has applied its log, proposes abort
+     * requests: a follower still replaying old entries would ask to abort transactions its peers finished long
+     * ago (docs/window-safety.md).
+     */
     @Test
-    void aFollowerProposesAbortRequestsOnlyAfterTwiceTheTimeout() {
+    void onlyTheDesignatedVoterProposesAbortRequests() {
         PartitionEngine follower = new PartitionEngine(HERE, SETTINGS);
         follower.deliver(transaction(1).at(0).writes("g").global(HERE, PEER));
         follower.tick(0);
-        assertTrue(follower.tick(ABORT_REQUEST_AFTER_MILLIS).stream().noneMatch(e -> e instanceof Effect.ProposeAbort));
-        assertTrue(
-                follower.tick(2 * ABORT_REQUEST_AFTER_MILLIS).stream().anyMatch(e -> e instanceof Effect.ProposeAbort));
+        for (long now = ABORT_REQUEST_AFTER_MILLIS;
+                now <= 10 * ABORT_REQUEST_AFTER_MILLIS;
+                now += RESEND_AFTER_MILLIS) {
+            assertTrue(follower.tick(now).stream().noneMatch(e -> e instanceof Effect.ProposeAbort));
+        }
+        follower.setDesignatedVoter(true);
+        assertTrue(follower.tick(11 * ABORT_REQUEST_AFTER_MILLIS).stream()
+                .anyMatch(e -> e instanceof Effect.ProposeAbort));
     }
 
     @Test
@@ -300,7 +324,7 @@ class PartitionEngineScenariosTest {
         Vote tombstone = new Vote(tid(1), HERE, 0, requested, false);
         Outcome aborted = Outcome.aborted(tid(1), List.of(HERE, PEER), requested);
 
-        List<Effect> onAbortRequest = engine.deliver(new AbortRequest(tid(1), List.of(HERE, PEER), PEER));
+        List<Effect> onAbortRequest = engine.deliver(new AbortRequest(tid(1), List.of(HERE, PEER), PEER, 0));
         assertEquals(List.of(new Effect.Reply(aborted), new Effect.SendVote(tombstone, List.of(PEER))), onAbortRequest);
 
         List<Effect> onCommit = engine.deliver(transaction(1).at(0).writes("g").global(HERE, PEER));
@@ -313,7 +337,7 @@ class PartitionEngineScenariosTest {
     void abortRequestDeliveredAfterTheCommitRequestOnlyResendsTheVote() {
         engine.deliver(transaction(1).at(0).writes("g").global(HERE, PEER));
 
-        List<Effect> onAbortRequest = engine.deliver(new AbortRequest(tid(1), List.of(HERE, PEER), PEER));
+        List<Effect> onAbortRequest = engine.deliver(new AbortRequest(tid(1), List.of(HERE, PEER), PEER, 0));
 
         assertEquals(List.of(new Effect.SendVote(commitVote(tid(1), HERE, 1), List.of(PEER))), onAbortRequest);
         assertEquals(1, engine.pendingCount());

@@ -89,8 +89,11 @@ final class RandomEngineInputs {
         if (roll < 90 && !globals.isEmpty()) {
             Global global = globals.get(random.nextInt(globals.size()));
             int requester = PEERS.get(random.nextInt(PEERS.size()));
-            return deliver(
-                    new AbortRequest(global.request().tid(), global.request().participants(), requester));
+            return deliver(new AbortRequest(
+                    global.request().tid(),
+                    global.request().participants(),
+                    requester,
+                    global.request().snapshotAt(PARTITION)));
         }
         if (!delivered.isEmpty()) {
             return new Deliver(delivered.get(random.nextInt(delivered.size()))); // a retry

@@ -22,23 +22,31 @@ class RetainedOutcomesAgainstLinkedHashMapTest {
     private static void run(Random random, int retained, int steps) {
         RetainedOutcomes outcomes = new RetainedOutcomes();
         LinkedHashMap<TxId, PartitionEngine.Decided> naive = new LinkedHashMap<>();
+        LinkedHashMap<TxId, Long> naivePscBefore = new LinkedHashMap<>();
         List<PartitionEngine.Decided> values = List.of(
-                PartitionEngine.Decided.UNFINISHED, new PartitionEngine.Decided(null, null), decided(1), decided(2));
+                PartitionEngine.Decided.unfinished(3, true),
+                PartitionEngine.Decided.unfinished(0, false),
+                decided(1),
+                decided(2));
         long next = 1;
         for (int step = 0; step < steps; step++) {
             // Fresh instances: lookups must match by value.
             TxId tid = new TxId(random.nextInt(3), random.nextInt(4) == 0 ? 1 + random.nextInt((int) next) : next++);
             PartitionEngine.Decided value = values.get(random.nextInt(values.size()));
             if (random.nextBoolean()) {
-                outcomes.put(tid, value);
+                long pscBefore = random.nextInt(1_000);
+                outcomes.put(tid, value, pscBefore);
                 naive.put(tid, value);
+                naivePscBefore.putIfAbsent(tid, pscBefore);
             } else {
                 outcomes.replace(tid, value);
                 naive.replace(tid, value);
             }
             Iterator<TxId> eldest = naive.keySet().iterator();
             while (naive.size() > retained) {
-                eldest.next();
+                TxId oldest = eldest.next();
+                assertEquals(oldest, outcomes.oldest());
+                assertEquals(naivePscBefore.remove(oldest), outcomes.oldestPscBefore());
                 eldest.remove();
                 outcomes.removeOldest();
             }
@@ -47,11 +55,12 @@ class RetainedOutcomesAgainstLinkedHashMapTest {
             assertEquals(naive.get(probe), outcomes.get(probe), "outcome of " + probe);
         }
         List<Map.Entry<TxId, PartitionEngine.Decided>> inOrder = new ArrayList<>();
-        outcomes.forEach((tid, known) -> inOrder.add(Map.entry(tid, known)));
+        outcomes.forEach((tid, known, pscBefore) -> inOrder.add(Map.entry(tid, known)));
         assertEquals(new ArrayList<>(naive.entrySet()), inOrder);
     }
 
     private static PartitionEngine.Decided decided(long number) {
-        return new PartitionEngine.Decided(Outcome.committed(new TxId(9, number), List.of(0), List.of(number)), null);
+        return new PartitionEngine.Decided(
+                Outcome.committed(new TxId(9, number), List.of(0), List.of(number)), null, number, false, false);
     }
 }

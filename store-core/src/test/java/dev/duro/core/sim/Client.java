@@ -64,7 +64,8 @@ final class Client {
                 && current != null
                 && current.tid().equals(tid)
                 && !current.plan().declaredReadOnly()
-                && current.clientOutcome() == null;
+                && current.clientOutcome() == null
+                && !current.toldUnknown();
     }
 
     private void begin() {
@@ -104,7 +105,12 @@ final class Client {
         if (transaction.plan().kind() == TransactionPlan.Kind.READ_ONLY_AT_CUT && !transaction.hasSnapshots()) {
             long[] cut = context.config().mutation() == Mutation.READ_ONLY_WITHOUT_CUT
                     ? latestSnapshots()
-                    : context.frontiers().cut();
+                    : context.frontiers().cutCovering(session);
+            if (cut == null) {
+                waitForCut(transaction);
+                return;
+            }
+            readWaitingSince = -1;
             for (int partition : transaction.plan().partitions()) {
                 transaction.fixSnapshot(partition, cut[partition]);
             }
@@ -144,6 +150,26 @@ final class Client {
         }
         nextStep++;
         context.scheduler().after(context.dice().millis(0, 4), () -> step(transaction));
+    }
+
+    /** No cut covers this client's own writes yet (or the tracker just restarted): wait, as a server does. */
+    private void waitForCut(ClientTransaction transaction) {
+        long now = context.scheduler().now();
+        if (readWaitingSince < 0) {
+            readWaitingSince = now;
+        }
+        if (now - readWaitingSince > READ_WAIT_MAX_MILLIS) {
+            context.violations()
+                    .add(
+                            Violation.Kind.LIVENESS,
+                            "no consistent cut covered the session " + java.util.Arrays.toString(session) + " within "
+                                    + READ_WAIT_MAX_MILLIS + " ms for " + transaction,
+                            List.of(transaction.tid()));
+            transaction.abandon();
+            beginNextLater();
+            return;
+        }
+        context.scheduler().after(5, () -> step(transaction));
     }
 
     /** The mutant's "cut": whatever each partition's voter has applied, consistent or not. */
@@ -271,7 +297,39 @@ final class Client {
             session[partition] = Math.max(session[partition], outcome.versionAt(partition));
         }
         context.trace().log(() -> "client " + id + " learns " + Cluster.describe(outcome));
+        maybeSendAStrayCopy(transaction);
         beginNextLater();
+    }
+
+    /**
+     * The partitions forgot an earlier delivery of this commit and did not certify it again. The client must not
+     * run the body again (it may have committed); it reports the transaction as unknown and moves on.
+     */
+    void onUnknown(TxId tid) {
+        ClientTransaction transaction = current;
+        if (transaction == null || !awaits(tid)) {
+            return;
+        }
+        transaction.receiveUnknown();
+        context.counters().increment("transactions with an unknown outcome");
+        context.trace().log(() -> "client " + id + " learns that " + Trace.name(tid) + "'s outcome is unknown");
+        beginNextLater();
+    }
+
+    /**
+     * Sometimes a copy of a finished commit reaches a log much later: a coordinator that failed over resends it,
+     * or a request lingered in a queue. It must be answered from the retained outcome or as unknown, never
+     * certified again.
+     */
+    private void maybeSendAStrayCopy(ClientTransaction transaction) {
+        if (!context.faults().active() || !context.dice().chance(0.05)) {
+            return;
+        }
+        List<ClientTransaction.Broadcast> copies = transaction.commitRequests(false);
+        ClientTransaction.Broadcast copy = context.dice().pick(copies);
+        long delay = context.dice().millis(1, 3_000);
+        context.counters().increment("stray commit copies");
+        context.scheduler().after(delay, () -> context.cluster().propose(copy.partition(), copy.request()));
     }
 
     private void crash(ClientTransaction transaction) {

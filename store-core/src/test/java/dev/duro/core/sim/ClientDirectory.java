@@ -1,5 +1,6 @@
 package dev.duro.core.sim;
 
+import dev.duro.core.TxId;
 import dev.duro.core.engine.Outcome;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,14 @@ final class ClientDirectory {
         Client client = clients.get(outcome.tid().clientId());
         if (client != null && client.awaits(outcome.tid())) {
             network.send(() -> client.onReply(outcome));
+        }
+    }
+
+    /** An engine answered a repeated commit as unknown: tell its client, if it still waits. */
+    void unknownReached(TxId tid) {
+        Client client = clients.get(tid.clientId());
+        if (client != null && client.awaits(tid)) {
+            network.send(() -> client.onUnknown(tid));
         }
     }
 

@@ -32,6 +32,7 @@ final class ClientTransaction {
     private final Map<Bytes, Write> writes = new LinkedHashMap<>();
     private final TreeSet<Integer> sentTo = new TreeSet<>();
     private @Nullable Outcome clientOutcome;
+    private boolean toldUnknown;
     private boolean completed;
     private boolean abandoned;
     private boolean clientCrashed;
@@ -111,8 +112,11 @@ final class ClientTransaction {
                     writeSet.add(write);
                 }
             }
-            long snapshot = snapshots.get(partition);
-            requests.add(new Broadcast(partition, new CommitRequest(tid, participants, snapshot, readSet, writeSet)));
+            List<Long> vector = new ArrayList<>(participants.size());
+            for (int participant : participants) {
+                vector.add(snapshots.get(participant));
+            }
+            requests.add(new Broadcast(partition, new CommitRequest(tid, participants, vector, readSet, writeSet)));
         }
         return requests;
     }
@@ -135,6 +139,15 @@ final class ClientTransaction {
     }
 
     @Nullable
+    /** The client was told the outcome is unknown (a retry after the partitions forgot it). */
+    void receiveUnknown() {
+        toldUnknown = true;
+    }
+
+    boolean toldUnknown() {
+        return toldUnknown;
+    }
+
     Outcome clientOutcome() {
         return clientOutcome;
     }

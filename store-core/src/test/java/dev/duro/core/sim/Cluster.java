@@ -1,15 +1,19 @@
 package dev.duro.core.sim;
 
 import dev.duro.core.Limits;
+import dev.duro.core.TxId;
 import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.Decision;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineStateCodec;
 import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.Vote;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
 
@@ -27,6 +31,13 @@ final class Cluster {
     private final Violations violations;
     private final Counters counters;
     private final Consumer<Outcome> replies;
+    private final Consumer<TxId> unknowns;
+    /**
+     * The first outcome any replica of any participant emitted for each transaction: the ground truth the checks
+     * read, since engines forget outcomes (tiny windows) and every later emission must agree with it.
+     */
+    private final Map<TxId, Outcome> decisions = new HashMap<>();
+
     private final EngineStateCodec codec = new EngineStateCodec(Limits.DEFAULT);
     private final List<PartitionGroup> groups = new ArrayList<>();
 
@@ -38,7 +49,8 @@ final class Cluster {
             Network network,
             Violations violations,
             Counters counters,
-            Consumer<Outcome> replies) {
+            Consumer<Outcome> replies,
+            Consumer<TxId> unknowns) {
         this.config = config;
         this.scheduler = scheduler;
         this.dice = dice;
@@ -47,6 +59,7 @@ final class Cluster {
         this.violations = violations;
         this.counters = counters;
         this.replies = replies;
+        this.unknowns = unknowns;
         for (int p = 0; p < config.partitions(); p++) {
             groups.add(new PartitionGroup(p, config.replicas(), config.engine()));
         }
@@ -149,6 +162,13 @@ final class Cluster {
                 trace.log(() -> from.name() + " asks P" + proposal.target() + " to abort "
                         + Trace.name(proposal.request().tid()));
                 propose(proposal.target(), proposal.request());
+            } else if (effect instanceof Effect.ProposeDecision proposal) {
+                counters.increment("decisions proposed");
+                propose(from.partition(), proposal.decision());
+            } else if (effect instanceof Effect.OutcomeUnknown unknown) {
+                counters.increment("outcome unknown answers");
+                trace.log(() -> from.name() + " answers " + Trace.name(unknown.tid()) + ": OUTCOME UNKNOWN");
+                unknowns.accept(unknown.tid());
             }
         }
     }
@@ -160,6 +180,13 @@ final class Cluster {
             violations.add(
                     Violation.Kind.DIVERGENCE,
                     from.name() + " emitted " + describe(outcome) + " after emitting " + describe(earlier),
+                    List.of(outcome.tid()));
+        }
+        Outcome first = decisions.putIfAbsent(outcome.tid(), outcome);
+        if (first != null && !sameDecision(first, outcome)) {
+            violations.add(
+                    Violation.Kind.ATOMICITY,
+                    from.name() + " decided " + describe(outcome) + " where another replica decided " + describe(first),
                     List.of(outcome.tid()));
         }
         replies.accept(outcome);
@@ -180,6 +207,17 @@ final class Cluster {
             trace.log(() -> receiver.name() + " receives " + describe(vote));
             carryOut(receiver, receiver.engine().receiveVote(vote));
         }
+    }
+
+    /** Same fate and, if committed, the same version at every partition. Abort reasons may differ by partition. */
+    static boolean sameDecision(Outcome one, Outcome other) {
+        return one.committed() == other.committed() && one.versions().equals(other.versions());
+    }
+
+    /** The first outcome any replica emitted for {@code tid}, or null if none did. */
+    @Nullable
+    Outcome decision(TxId tid) {
+        return decisions.get(tid);
     }
 
     // ---- reads and state ----
@@ -222,14 +260,17 @@ final class Cluster {
     static String describe(Command command) {
         if (command instanceof CommitRequest request) {
             return "commit " + Trace.name(request.tid()) + " parts=" + request.participants() + " st="
-                    + request.snapshot() + " rs=" + request.readSet() + " ws="
+                    + request.snapshots() + " rs=" + request.readSet() + " ws="
                     + request.writeSet().stream()
                             .map(write -> write.key() + (write.isDelete() ? "=del" : "=" + write.value()))
                             .toList();
         }
+        if (command instanceof Decision decision) {
+            return "decision " + describe(decision.outcome());
+        }
         AbortRequest request = (AbortRequest) command;
         return "abort-request " + Trace.name(request.tid()) + " parts=" + request.participants() + " by P"
-                + request.requestedBy();
+                + request.requestedBy() + " st=" + request.targetSnapshot();
     }
 
     static String describeAll(List<Command> batch) {

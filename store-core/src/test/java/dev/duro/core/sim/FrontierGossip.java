@@ -2,11 +2,16 @@ package dev.duro.core.sim;
 
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.snapshot.SnapshotVectorTracker;
+import java.util.Arrays;
+import java.util.List;
+import javax.annotation.Nullable;
 
 /**
- * The vector-of-snapshots service (DESIGN §6): every few milliseconds each partition's voter publishes its
- * frontier since what it published last, and the frontiers reach one tracker after network delays (so they
- * may overtake each other and arrive twice, but are not lost). Read-only transactions take their cut here.
+ * The vector-of-snapshots service (docs/architecture.md): every few milliseconds a replica of each partition
+ * publishes its frontier (usually the voter, sometimes a lagging follower, as after a leader change), and the
+ * frontiers reach the tracker after network delays, so they overtake each other, arrive twice or, while faults
+ * are on, are lost. Now and then the tracker restarts empty, as on a node that restarted. Read-only
+ * transactions take their cut here once it covers the client's session.
  */
 final class FrontierGossip {
     private final Scheduler scheduler;
@@ -14,16 +19,27 @@ final class FrontierGossip {
     private final Trace trace;
     private final Network network;
     private final Cluster cluster;
+    private final Faults faults;
+    private final Counters counters;
     private final Violations violations;
-    private final SnapshotVectorTracker tracker;
+    private SnapshotVectorTracker tracker;
 
     FrontierGossip(
-            Scheduler scheduler, Dice dice, Trace trace, Network network, Cluster cluster, Violations violations) {
+            Scheduler scheduler,
+            Dice dice,
+            Trace trace,
+            Network network,
+            Cluster cluster,
+            Faults faults,
+            Counters counters,
+            Violations violations) {
         this.scheduler = scheduler;
         this.dice = dice;
         this.trace = trace;
         this.network = network;
         this.cluster = cluster;
+        this.faults = faults;
+        this.counters = counters;
         this.violations = violations;
         this.tracker = new SnapshotVectorTracker(cluster.partitions());
     }
@@ -32,29 +48,61 @@ final class FrontierGossip {
         for (PartitionGroup group : cluster.groups()) {
             scheduler.after(dice.millis(1, 20), () -> publish(group));
         }
+        scheduler.after(dice.millis(200, 2_000), this::maybeRestartTracker);
     }
 
-    long[] cut() {
-        return tracker.cut();
+    /**
+     * The tracker's cut if it has heard from every partition and covers {@code session} (the client's own
+     * commits), else null: a server answers {@code NOT_READY} or waits then.
+     */
+    @Nullable
+    long[] cutCovering(long[] session) {
+        if (!tracker.heardFromEveryPartition()) {
+            return null;
+        }
+        long[] cut = tracker.cut();
+        for (int p = 0; p < cut.length; p++) {
+            if (cut[p] < session[p]) {
+                return null;
+            }
+        }
+        return cut;
     }
 
     private void publish(PartitionGroup group) {
         Replica voter = group.voter();
-        if (voter != null && voter.alive()) {
-            Frontier frontier = voter.engine().frontier(voter.publishedUpTo());
-            voter.setPublishedUpTo(frontier.snapshotCounter());
-            network.sendWithoutLoss(() -> receive(frontier));
+        List<Replica> alive = group.aliveReplicas();
+        Replica publisher =
+                voter != null && voter.alive() && dice.chance(0.8) ? voter : alive.isEmpty() ? null : dice.pick(alive);
+        if (publisher != null) {
+            Frontier frontier = publisher.engine().frontier();
+            if (faults.active() && dice.chance(0.05)) {
+                counters.increment("frontiers lost");
+            } else {
+                network.sendWithoutLoss(() -> receive(frontier));
+            }
         }
         scheduler.after(dice.millis(5, 20), () -> publish(group));
+    }
+
+    private void maybeRestartTracker() {
+        if (!faults.active()) {
+            return;
+        }
+        if (dice.chance(0.3)) {
+            counters.increment("tracker restarts");
+            trace.log(() -> "the tracker restarts empty");
+            tracker = new SnapshotVectorTracker(cluster.partitions());
+        }
+        scheduler.after(dice.millis(200, 2_000), this::maybeRestartTracker);
     }
 
     private void receive(Frontier frontier) {
         try {
             tracker.update(frontier);
             trace.log(() -> "tracker takes frontier of P" + frontier.partition() + " SC="
-                    + frontier.snapshotCounter() + " globals="
-                    + frontier.globals().size() + " -> cut "
-                    + java.util.Arrays.toString(tracker.cut()));
+                    + frontier.snapshotCounter() + " dependencies=" + frontier.dependencies() + " -> cut "
+                    + Arrays.toString(tracker.cut()));
         } catch (IllegalStateException e) {
             violations.add(Violation.Kind.EXCEPTION, "snapshot-vector tracker: " + e.getMessage());
         }

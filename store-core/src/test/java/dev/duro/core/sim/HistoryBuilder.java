@@ -48,6 +48,6 @@ final class HistoryBuilder {
     /** The outcome the first participant's first replica holds (the checks confirm all others agree). */
     @Nullable
     static Outcome decided(TxId tid, List<Integer> participants, Cluster cluster) {
-        return cluster.group(participants.get(0)).replicas().get(0).engine().outcomeOf(tid);
+        return cluster.decision(tid);
     }
 }

@@ -28,7 +28,6 @@ final class Replica {
     private boolean alive = true;
     private boolean voter;
     private boolean restoredFromSnapshot;
-    private long publishedUpTo;
     private long stalledUntil;
     private @Nullable ReplicaSnapshot durableSnapshot;
     private final Map<TxId, Outcome> emitted = new HashMap<>();
@@ -89,11 +88,10 @@ final class Replica {
         durableSnapshot = snapshot;
     }
 
-    /** Loses everything not durable: the engine, the role, the gossip position. */
+    /** Loses everything not durable: the engine and the role. */
     void crash() {
         alive = false;
         voter = false;
-        publishedUpTo = 0;
         stalledUntil = 0;
     }
 
@@ -138,14 +136,6 @@ final class Replica {
 
     Map<TxId, Outcome> emittedOutcomes() {
         return emitted;
-    }
-
-    long publishedUpTo() {
-        return publishedUpTo;
-    }
-
-    void setPublishedUpTo(long counter) {
-        publishedUpTo = counter;
     }
 
     long stalledUntil() {

@@ -37,10 +37,19 @@ final class Simulation {
         Network network = new Network(scheduler, dice, faults, counters);
         KeySpace keys = new KeySpace(config.partitions(), config.hotKeys(), config.coldKeys());
         ClientDirectory clients = new ClientDirectory(network);
-        Cluster cluster =
-                new Cluster(config, scheduler, dice, trace, network, violations, counters, clients::replyReached);
+        Cluster cluster = new Cluster(
+                config,
+                scheduler,
+                dice,
+                trace,
+                network,
+                violations,
+                counters,
+                clients::replyReached,
+                clients::unknownReached);
         FaultInjector injector = new FaultInjector(config, scheduler, dice, trace, faults, cluster, counters);
-        FrontierGossip frontiers = new FrontierGossip(scheduler, dice, trace, network, cluster, violations);
+        FrontierGossip frontiers =
+                new FrontierGossip(scheduler, dice, trace, network, cluster, faults, counters, violations);
         Workload workload = new Workload(config, keys, dice);
         SimulationContext context = new SimulationContext(
                 config, scheduler, dice, trace, violations, counters, faults, cluster, frontiers, workload, clients);

@@ -25,6 +25,8 @@ import dev.duro.core.engine.EngineSettings;
  * @param leaderChangeIntervalMillis mean time between moves of a partition's designated voter
  * @param versionsCollected whether old versions are garbage-collected (small {@code snapshotsRetained}); reads
  *     that fall below the horizon are then retried, which is the only reason a read-only transaction restarts
+ * @param tinyWindows whether the retention windows (outcomes retained, certification window K) are 1–16, so
+ *     that replicas and clients constantly meet transactions their partitions forgot (docs/window-safety.md)
  */
 record SimulationConfig(
         long seed,
@@ -48,7 +50,10 @@ record SimulationConfig(
         long replicaCrashIntervalMillis,
         long leaderChangeIntervalMillis,
         boolean versionsCollected,
+        boolean tinyWindows,
         EngineSettings engine) {
+    /** {@code -Dduro.sim.windows=tiny} draws tiny windows for every seed; by default a share of seeds does. */
+    static final String WINDOWS_PROPERTY = "duro.sim.windows";
 
     /**
      * The run for {@code seed}, carrying {@code mutation} (usually {@link Mutation#NONE}).
@@ -63,6 +68,7 @@ record SimulationConfig(
         Dice dice = new Dice(seed * 0x9E3779B97F4A7C15L + 17);
         boolean contended = dice.chance(0.5);
         boolean versionsCollected = dice.chance(0.25);
+        boolean tinyWindows = dice.chance(0.3) || "tiny".equals(System.getProperty(WINDOWS_PROPERTY));
         return new SimulationConfig(
                 seed,
                 mutation,
@@ -85,24 +91,27 @@ record SimulationConfig(
                 dice.between(150, 600),
                 dice.between(200, 800),
                 versionsCollected,
-                engineSettings(dice, mutation, versionsCollected));
+                tinyWindows,
+                engineSettings(dice, mutation, versionsCollected, tinyWindows));
     }
 
-    private static EngineSettings engineSettings(Dice dice, Mutation mutation, boolean versionsCollected) {
+    private static EngineSettings engineSettings(
+            Dice dice, Mutation mutation, boolean versionsCollected, boolean tinyWindows) {
         // A window far above a run's transaction count never aborts anything as too old; a small one does.
+        int window = tinyWindows ? dice.between(1, 16) : dice.chance(0.5) ? 4_096 : dice.between(12, 60);
         CertifierSettings certification = CertifierSettings.DEFAULT
                 .withStrongerTestForGlobal(mutation != Mutation.NO_STRONGER_TEST)
-                .withWindowTransactions(dice.chance(0.5) ? 4_096 : dice.between(12, 60));
+                .withWindowTransactions(window);
         int bloomChoice = dice.between(0, 2);
         certification = certification.withBloomReadSetKeysMin(
                 bloomChoice == 0 ? Integer.MAX_VALUE : bloomChoice == 1 ? 0 : dice.between(2, 5));
         long snapshotsRetained = versionsCollected ? dice.between(20, 80) : 1_000_000;
         int bufferedVotesMax = dice.chance(0.2) ? dice.between(1, 4) : 100_000;
+        int outcomesRetained = tinyWindows ? dice.between(1, 16) : 1_000_000;
         return new EngineSettings(
                 certification,
                 snapshotsRetained,
-                1_000_000,
-                100_000,
+                outcomesRetained,
                 bufferedVotesMax,
                 dice.between(15, 60),
                 dice.between(80, 400));
@@ -115,7 +124,7 @@ record SimulationConfig(
                 "seed %d%s, %s: %d partitions x %d replicas, %d clients, %d transactions,"
                         + " %d hot + %d cold keys/partition, hot %.2f, global %.2f, read-only %.2f, drop %.2f, client crash %.2f,"
                         + " replica crash every ~%d ms, leader change every ~%d ms, K=%d, bloom>=%d, versions kept %d,"
-                        + " buffered votes %d, resend %d ms, abort request %d ms",
+                        + " outcomes kept %d%s, buffered votes %d, resend %d ms, abort request %d ms",
                 seed,
                 mutation == Mutation.NONE ? "" : " (MUTANT: " + mutation.flag() + ")",
                 contended ? "contended" : "broad",
@@ -135,6 +144,8 @@ record SimulationConfig(
                 engine.certification().windowTransactions(),
                 engine.certification().bloomReadSetKeysMin(),
                 engine.snapshotsRetained(),
+                engine.outcomesRetained(),
+                tinyWindows ? " (tiny windows)" : "",
                 engine.bufferedVotesMax(),
                 engine.voteResendAfterMillis(),
                 engine.abortRequestAfterMillis());

@@ -3,100 +3,118 @@ package dev.duro.core.snapshot;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.duro.core.TxId;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SnapshotVectorTrackerTest {
-    /** A global transaction numbered 5 at partition 0 and 7 at partition 1. */
-    private static final GlobalCommit G = new GlobalCommit(new TxId(1, 1), List.of(0, 1), List.of(5L, 7L));
+    /** Partition 0 at {@code counter}, having committed globals up to number {@code onOne} at partition 1. */
+    private static Frontier zero(long counter, long onOne) {
+        return new Frontier(0, counter, List.of(0L, onOne));
+    }
 
-    /**
-     * A publisher's first frontier to a new destination lists only the globals it still retains. Partition 0
-     * forgot G; until partition 1 is heard from, the cut [10, 0] would include G at partition 0 only.
-     */
+    private static Frontier one(long counter, long onZero) {
+        return new Frontier(1, counter, List.of(onZero, 0L));
+    }
+
     @Test
     void aTrackerHasHeardFromEveryPartitionOnlyOnceEachPublished() {
         SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
         assertFalse(tracker.heardFromEveryPartition());
 
-        tracker.update(new Frontier(0, 0, 10, List.of())); // G (5 at partition 0) forgotten there
+        tracker.update(zero(10, 7));
 
-        assertFalse(tracker.heardFromEveryPartition(), "partition 1 is silent: " + Arrays.toString(tracker.cut()));
+        assertFalse(tracker.heardFromEveryPartition());
+        assertArrayEquals(new long[] {0, 0}, tracker.cut(), "partition 0 at 10 depends on partition 1 at 7");
 
-        tracker.update(new Frontier(1, 0, 0, List.of())); // an idle partition publishes too
+        tracker.update(one(0, 0)); // an idle partition publishes too
         assertTrue(tracker.heardFromEveryPartition());
     }
 
     /**
-     * Found by the simulation (many seeds fail without the fix): partition 0 publishes (0, 10] listing G, then (10, 20];
-     * the second overtakes the first. Taking its counter at face value gave the cut [20, 6], which includes G at
-     * partition 0 but not at partition 1 (a read-only transaction would see half of G), and the late first
-     * frontier then made the tracker throw "consistent cut moved backwards".
+     * The gap that retention used to open (docs/window-safety.md): G is 5 at partition 0 and 7 at partition 1.
+     * A fresh tracker hears partition 0 at 10, long after partition 0 forgot G, and partition 1 at 6, before G
+     * finished there. With a list of retained globals the tracker knew nothing of G and served [10, 6]; the
+     * dependency vector names G's number at partition 1 whatever partition 0 still retains.
      */
     @Test
-    void frontierThatOvertakesItsPredecessorDoesNotCoverTheGap() {
+    void aFreshTrackerNeverSplitsAGlobalThePublisherForgot() {
         SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
-        tracker.update(new Frontier(1, 0, 6, List.of())); // partition 1 has not finished G yet
 
-        tracker.update(new Frontier(0, 10, 20, List.of()));
+        tracker.update(zero(10, 7));
+        tracker.update(one(6, 0));
 
         assertArrayEquals(new long[] {0, 6}, tracker.cut());
-        assertEquals(0, tracker.frontierAt(0));
 
-        tracker.update(new Frontier(0, 0, 10, List.of(G)));
+        tracker.update(one(9, 5));
 
-        assertEquals(20, tracker.frontierAt(0));
-        assertArrayEquals(new long[] {4, 6}, tracker.cut()); // G excluded at both
-
-        tracker.update(new Frontier(1, 6, 9, List.of(G)));
-
-        assertArrayEquals(new long[] {20, 9}, tracker.cut()); // G included at both
-        assertEquals(0, tracker.openGlobals());
+        assertArrayEquals(new long[] {10, 9}, tracker.cut());
     }
 
     @Test
-    void waitingFrontiersChainOnceTheGapFills() {
-        SnapshotVectorTracker tracker = new SnapshotVectorTracker(1);
-        tracker.update(new Frontier(0, 20, 30, List.of()));
-        tracker.update(new Frontier(0, 10, 20, List.of()));
-        assertEquals(0, tracker.frontierAt(0));
-
-        tracker.update(new Frontier(0, 0, 10, List.of()));
-
-        assertEquals(30, tracker.frontierAt(0));
-        assertArrayEquals(new long[] {30}, tracker.cut());
-    }
-
-    @Test
-    void lateAndDuplicateFrontiersNeverLowerTheCut() {
+    void aPartitionIsHeldAtItsNewestPointThatTheOthersCover() {
         SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
-        tracker.update(new Frontier(0, 0, 10, List.of(G)));
-        tracker.update(new Frontier(1, 0, 9, List.of(G)));
-        long[] cut = tracker.cut();
+        tracker.update(zero(3, 0));
+        tracker.update(zero(5, 2)); // a global at 4 here and 2 there
+        tracker.update(one(1, 0));
 
-        tracker.update(new Frontier(0, 0, 10, List.of(G)));
-        tracker.update(new Frontier(1, 0, 3, List.of()));
+        assertArrayEquals(new long[] {3, 1}, tracker.cut());
 
-        assertArrayEquals(cut, tracker.cut());
-        assertArrayEquals(new long[] {10, 9}, cut);
+        tracker.update(one(2, 4));
+
+        assertArrayEquals(new long[] {5, 2}, tracker.cut());
     }
 
     @Test
-    void fullFrontierFromANewPublisherFillsTheGapItCovers() {
+    void globalsOrderedDifferentlyAtTwoPartitionsLimitTheCutToWhereBothAreWhole() {
+        // T1 is 1 at partition 0 and 2 at partition 1; T2 is 2 at partition 0 and 1 at partition 1.
         SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
-        tracker.update(new Frontier(1, 0, 9, List.of(G)));
-        tracker.update(new Frontier(0, 15, 20, List.of())); // its predecessor was lost
+        tracker.update(zero(1, 2));
+        tracker.update(zero(2, 2));
+        tracker.update(one(1, 2));
 
-        tracker.update(new Frontier(0, 0, 12, List.of(G))); // a lagging new leader: (12, 15] is still a gap
+        assertArrayEquals(new long[] {0, 0}, tracker.cut(), "T2 needs partition 0 at 2, where T1 needs 1 at 2");
 
-        assertArrayEquals(new long[] {12, 9}, tracker.cut());
+        tracker.update(one(2, 2));
 
-        tracker.update(new Frontier(0, 0, 17, List.of(G))); // it caught up: covers the gap and joins (15, 20]
+        assertArrayEquals(new long[] {2, 2}, tracker.cut());
+    }
 
-        assertArrayEquals(new long[] {20, 9}, tracker.cut());
+    @Test
+    void lateReorderedAndDuplicateFrontiersNeverLowerTheCut() {
+        SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
+        tracker.update(zero(10, 9));
+        tracker.update(one(9, 10));
+        assertArrayEquals(new long[] {10, 9}, tracker.cut());
+
+        tracker.update(zero(10, 9));
+        tracker.update(one(3, 0));
+        tracker.update(zero(4, 1));
+
+        assertArrayEquals(new long[] {10, 9}, tracker.cut());
+        assertEquals(0, tracker.pointsAboveCut());
+    }
+
+    @Test
+    void pointsAreBoundedAndTheNewestStays() {
+        SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
+        for (long counter = 1; counter <= 1_000; counter++) {
+            tracker.update(zero(counter, counter)); // partition 1 is silent: nothing can be included
+        }
+        assertTrue(tracker.pointsAboveCut() <= SnapshotVectorTracker.POINTS_MAX);
+        assertEquals(1_000, tracker.frontierAt(0));
+
+        tracker.update(one(1_000, 0));
+
+        assertArrayEquals(new long[] {1_000, 1_000}, tracker.cut());
+    }
+
+    @Test
+    void aFrontierNamingAnUnknownPartitionIsRejected() {
+        SnapshotVectorTracker tracker = new SnapshotVectorTracker(2);
+        assertThrows(IllegalArgumentException.class, () -> tracker.update(new Frontier(2, 1, List.of())));
+        assertThrows(IllegalArgumentException.class, () -> tracker.update(new Frontier(0, 1, List.of(0L, 0L, 3L))));
     }
 }

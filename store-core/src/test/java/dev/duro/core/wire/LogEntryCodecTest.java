@@ -11,6 +11,7 @@ import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.Fuzz;
 import dev.duro.core.codec.Gen;
 import dev.duro.core.codec.UnsupportedVersionException;
@@ -50,6 +51,40 @@ class LogEntryCodecTest {
         }
     }
 
+    /**
+     * A log written by format 1 stays readable: a commit request with this partition's snapshot alone (taken as
+     * every participant's), and an abort request without the target's snapshot (taken as 0, which never
+     * tombstones an id the target may have forgotten).
+     */
+    @Test
+    void formatOneEntriesStillDecode() {
+        ByteWriter out = new ByteWriter(64);
+        out.writeByte(1).writeVarLong(2);
+        out.writeByte(1); // format 1 commit request
+        CoreCodec.writeTxId(out, new TxId(4, 2));
+        CoreCodec.writePartitions(out, List.of(0, 3));
+        out.writeVarLong(17);
+        CoreCodec.writeReadSet(out, List.of(Bytes.utf8("a")));
+        CoreCodec.writeWriteSet(out, List.of(Write.put(Bytes.utf8("b"), Bytes.utf8("v"))));
+        out.writeByte(2); // format 1 abort request
+        CoreCodec.writeTxId(out, new TxId(4, 3));
+        CoreCodec.writePartitions(out, List.of(0, 3));
+        out.writeVarLong(3);
+
+        List<Command> decoded = CODEC.decode(out.toByteArray());
+
+        assertEquals(
+                List.of(
+                        new CommitRequest(
+                                new TxId(4, 2),
+                                List.of(0, 3),
+                                List.of(17L, 17L),
+                                List.of(Bytes.utf8("a")),
+                                List.of(Write.put(Bytes.utf8("b"), Bytes.utf8("v")))),
+                        new AbortRequest(new TxId(4, 3), List.of(0, 3), 3, 0)),
+                decoded);
+    }
+
     @Test
     void anEntryHoldsAtLeastOneCommand() {
         assertThrows(IllegalArgumentException.class, () -> CODEC.encode(List.of()));
@@ -59,11 +94,11 @@ class LogEntryCodecTest {
 
     @Test
     void anUnknownFormatVersionIsNamed() {
-        byte[] entry = CODEC.encode(List.of(new AbortRequest(new TxId(1, 1), List.of(0, 1), 1)));
-        entry[0] = 2;
+        byte[] entry = CODEC.encode(List.of(new AbortRequest(new TxId(1, 1), List.of(0, 1), 1, 5)));
+        entry[0] = 3;
         UnsupportedVersionException error = assertThrows(UnsupportedVersionException.class, () -> CODEC.decode(entry));
-        assertEquals(2, error.version());
-        assertTrue(error.getMessage().contains("log entry format version 2"), error.getMessage());
+        assertEquals(3, error.version());
+        assertTrue(error.getMessage().contains("log entry format version 3"), error.getMessage());
     }
 
     @Test

@@ -34,7 +34,7 @@ class MessagesTest {
         expected.put(MessageType.SNAPSHOT_VECTOR_REPLY, 0x15);
         expected.put(MessageType.REPLICA_STATUS_REPLY, 0x16);
         expected.put(MessageType.VOTE, 0x21);
-        expected.put(MessageType.FRONTIER, 0x22);
+        expected.put(MessageType.FRONTIER, 0x23);
         assertEquals(expected.size(), MessageType.values().length);
         for (Map.Entry<MessageType, Integer> entry : expected.entrySet()) {
             assertEquals(entry.getValue(), entry.getKey().code(), entry.getKey().name());
@@ -56,7 +56,8 @@ class MessagesTest {
             ErrorCode.NOT_READY,
             ErrorCode.OVERLOADED,
             ErrorCode.UNSUPPORTED_VERSION,
-            ErrorCode.INTERNAL
+            ErrorCode.INTERNAL,
+            ErrorCode.OUTCOME_UNKNOWN
         };
         assertEquals(inOrder.length, ErrorCode.values().length);
         for (int i = 0; i < inOrder.length; i++) {
@@ -95,7 +96,12 @@ class MessagesTest {
             CommitRequest request = requests.get(i);
             assertEquals(tid, request.tid());
             assertEquals(List.of(2, 5, 7), request.participants());
-            assertEquals(participant.snapshot(), request.snapshot());
+            assertEquals(participant.snapshot(), request.snapshotAt(participant.partition()));
+            assertEquals(
+                    commit.participants().stream()
+                            .map(CommitTransaction.Participant::snapshot)
+                            .toList(),
+                    request.snapshots());
             assertEquals(participant.readSet(), request.readSet());
             assertEquals(participant.writeSet(), request.writeSet());
         }
