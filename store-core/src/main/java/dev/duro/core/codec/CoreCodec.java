@@ -310,7 +310,7 @@ public final class CoreCodec {
         out.writeVarLong(vote.partition());
         out.writeVarLong(vote.commitNumber());
         writeReason(out, vote.reason());
-        out.writeBoolean(vote.replyWanted());
+        out.writeByte((vote.replyWanted() ? 1 : 0) | (vote.decisionWanted() ? 2 : 0));
     }
 
     public Vote readVote(ByteReader in) {
@@ -318,7 +318,11 @@ public final class CoreCodec {
         int partition = in.readVarInt(PARTITIONS_MAX - 1, "vote partition");
         long number = readNonNegative(in, "vote commit number");
         AbortReason reason = readReason(in);
-        return new Vote(tid, partition, number, reason, in.readBoolean());
+        int flags = in.readByte();
+        if ((flags & ~3) != 0) {
+            throw new MalformedInputException("unknown vote flags " + flags);
+        }
+        return new Vote(tid, partition, number, reason, (flags & 1) != 0, (flags & 2) != 0);
     }
 
     public static void writeOutcome(ByteWriter out, Outcome outcome) {

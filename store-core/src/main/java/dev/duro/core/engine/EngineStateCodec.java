@@ -22,7 +22,8 @@ import javax.annotation.Nullable;
  *
  * <p>Everything that influences a future decision is included: {@code SC}, the store, the certification
  * window, {@code PENDING} with the votes (and logged decision) known for each entry, the retained outcomes with
- * the counter each was delivered at, the pinned ones, the forgotten-up-to counter and the dependency vector.
+ * the counter each was delivered at and the participants whose decisions were logged, the pinned ones, what is
+ * known of the forgotten ids, and the dependency vector.
  * The retained outcomes keep their order (the order of first delivery, with the places of pending transactions),
  * since it decides which are forgotten next. Votes buffered for undelivered transactions are included too (they
  * only speed things up). Local timing state is not: a restored replica starts its timers afresh, and proposes
@@ -46,7 +47,7 @@ public final class EngineStateCodec {
         out.writeLong(engine.snapshotCounter());
         engine.store().writeTo(out);
         engine.certifier().writeTo(out);
-        out.writeLong(engine.forgottenUpTo());
+        engine.forgotten().writeTo(out);
         long[] dependencies = engine.dependencies();
         out.writeInt(dependencies.length);
         for (long dependency : dependencies) {
@@ -96,10 +97,7 @@ public final class EngineStateCodec {
         MultiVersionStore store = MultiVersionStore.readFrom(in);
         Certifier certifier = Certifier.readFrom(in, partition, settings.certification());
         PartitionEngine engine = new PartitionEngine(partition, settings, store, certifier, snapshotCounter);
-        long forgottenUpTo = in.readLong();
-        if (forgottenUpTo < -1) {
-            throw new MalformedInputException("forgotten-up-to counter below -1");
-        }
+        ForgottenIds forgotten = ForgottenIds.readFrom(in, settings.outcomesRetained());
         int width = in.readCount();
         if (width > CoreCodec.PARTITIONS_MAX) {
             throw new MalformedInputException("dependency vector wider than " + CoreCodec.PARTITIONS_MAX);
@@ -108,7 +106,7 @@ public final class EngineStateCodec {
         for (int q = 0; q < width; q++) {
             dependencies[q] = CoreCodec.readNonNegative(in, "dependency");
         }
-        engine.restoreCounters(forgottenUpTo, dependencies);
+        engine.restoreCounters(forgotten, dependencies);
         int pending = in.readCount();
         for (int i = 0; i < pending; i++) {
             if (!(codec.readCommand(in) instanceof CommitRequest request)) {
@@ -149,8 +147,8 @@ public final class EngineStateCodec {
         CoreCodec.writeTxId(out, tid);
         out.writeLong(pscBefore);
         out.writeVarLong(known.number());
-        out.writeBoolean(known.global());
-        out.writeBoolean(known.awaitingDecision());
+        out.writeVarLong(known.participantCount());
+        CoreCodec.writePartitions(out, known.decisionsLogged());
         writeNullableOutcome(out, known.outcome());
         out.writeBoolean(known.ownVote() != null);
         if (known.ownVote() != null) {
@@ -160,8 +158,8 @@ public final class EngineStateCodec {
 
     private PartitionEngine.Decided readDecided(ByteReader in, PartitionEngine engine, TxId tid) {
         long number = CoreCodec.readNonNegative(in, "retained number");
-        boolean global = in.readBoolean();
-        boolean awaitingDecision = in.readBoolean();
+        int participantCount = in.readVarInt(CoreCodec.PARTITIONS_MAX, "retained participant count");
+        List<Integer> decisionsLogged = CoreCodec.readPartitions(in, "logged decision");
         Outcome outcome = readNullableOutcome(in);
         Vote own = in.readBoolean() ? codec.readVote(in) : null;
         if (outcome == null && !engine.isPending(tid)) {
@@ -170,7 +168,10 @@ public final class EngineStateCodec {
         if (outcome != null && !outcome.tid().equals(tid)) {
             throw new MalformedInputException("retained outcome of " + outcome.tid() + " filed under " + tid);
         }
-        return new PartitionEngine.Decided(outcome, own, number, global, awaitingDecision);
+        if (participantCount < 1 || decisionsLogged.size() > participantCount) {
+            throw new MalformedInputException("retained " + tid + ": " + decisionsLogged + " of " + participantCount);
+        }
+        return new PartitionEngine.Decided(outcome, own, number, participantCount, decisionsLogged);
     }
 
     private static void writeNullableOutcome(ByteWriter out, @Nullable Outcome outcome) {

@@ -63,17 +63,18 @@ import javax.annotation.Nullable;
  * <ol>
  *   <li><b>A partition's vote on a transaction never changes.</b> It is fixed by the first of the commit request
  *       and an abort request that the log delivers; a later copy of either changes nothing. An id that is not
- *       retained may have been delivered and forgotten: {@link #forgottenUpTo} is {@code PSC} as it was just
- *       before the newest forgotten delivery, and a transaction that read this partition at a snapshot at or
- *       below it may have been delivered then (a client reads before it commits, and a counter a replica has
- *       served is at most {@code PSC} at every later log position). Such a commit request is answered
- *       {@link Effect.OutcomeUnknown} and such an abort request leaves no tombstone. Votes that arrive are
- *       checked against the votes already known.
+ *       retained may have been delivered and forgotten ({@link ForgottenIds}: a transaction reads a snapshot no
+ *       newer than {@code PSC} at any later point of the log, and the forgotten ids are kept in bloom filters).
+ *       Such a commit request is answered {@link Effect.OutcomeUnknown} and such an abort request leaves no
+ *       tombstone. Votes that arrive are checked against the votes already known, and against the decision.
  *   <li><b>A global transaction's outcome is recorded in each participant's own log.</b> The replica that
- *       finishes it from the votes proposes a {@link Decision}; a replica replaying the log finishes it from
- *       that record, whatever the other partitions still remember, and one that finished it already checks
- *       that the record agrees. A global's retained outcome is not forgotten before its decision is delivered
- *       (it is pinned), so which ids are retained stays a function of the log.
+ *       finishes it first proposes a {@link Decision}; a replica replaying the log finishes it from that record,
+ *       whatever the other partitions still remember, and one that finished it already checks that the record
+ *       agrees. The voter then copies the decision into the other participants' logs.
+ *   <li><b>A participant forgets a global only once every participant's decision is in its log</b> (it is pinned
+ *       beyond {@code outcomesRetained} until then). So no participant can still need a vote another one forgot,
+ *       and which ids are retained stays a function of the log.
+ *   <li><b>Only the designated voter proposes abort requests</b>; its host makes only a caught-up leader the voter.
  *   <li><b>Frontiers carry a dependency vector</b> (see {@link #frontier}), a running maximum that is never
  *       forgotten, instead of a list of recent global commits.
  * </ol>
@@ -101,13 +102,14 @@ public final class PartitionEngine {
      */
     private final RetainedOutcomes decided = new RetainedOutcomes();
     /**
-     * Globals whose place left {@link #decided} before their {@link Decision} was delivered, with {@code PSC}
-     * before their delivery. Kept until the decision arrives, so that forgetting stays a function of the log
-     * while replicas differ in which globals they have finished.
+     * Globals whose place left {@link #decided} before the {@link Decision}s of all their participants were
+     * delivered here, with {@code PSC} before their delivery: kept until they are, since until then another
+     * participant may still need this partition's vote, and forgetting stays a function of the log while replicas
+     * differ in which globals they have finished.
      */
     private final LinkedHashMap<TxId, Pinned> pinned = new LinkedHashMap<>();
-    /** {@code PSC} just before the newest delivery whose outcome was forgotten; -1 while none was. */
-    private long forgottenUpTo = -1;
+    /** What is known of the ids whose outcome was forgotten. */
+    private ForgottenIds forgotten;
     /**
      * For each partition {@code q}, the highest number at {@code q} of any global committed here at or below
      * {@code SC}: the frontier's dependency vector. Grows to the highest partition seen.
@@ -130,6 +132,7 @@ public final class PartitionEngine {
     private boolean askedBehindWatchedHead;
 
     private long lastAbortProposalMillis;
+    private long lastDecisionRequestMillis = -1;
 
     private @Nullable List<Effect> effects;
 
@@ -160,24 +163,54 @@ public final class PartitionEngine {
      *
      * @param number the transaction's number here (0 if it got none), to tell it from a later request that
      *     reused its id
-     * @param awaitingDecision a global delivered as a commit request whose {@link Decision} has not been delivered
+     * @param participantCount how many partitions the transaction touches (1: local)
+     * @param decisionsLogged for a global, the participants whose {@link Decision} has been delivered here,
+     *     ascending (a tombstone counts as this partition's own); it is forgotten only once all have
      */
     record Decided(
-            @Nullable Outcome outcome, @Nullable Vote ownVote, long number, boolean global, boolean awaitingDecision) {
-        static Decided unfinished(long number, boolean global) {
-            return new Decided(null, null, number, global, global);
+            @Nullable Outcome outcome,
+            @Nullable Vote ownVote,
+            long number,
+            int participantCount,
+            List<Integer> decisionsLogged) {
+        Decided {
+            decisionsLogged = List.copyOf(decisionsLogged);
+        }
+
+        static Decided unfinished(long number, int participantCount) {
+            return new Decided(null, null, number, participantCount, List.of());
         }
 
         boolean finished() {
             return outcome != null;
         }
 
-        Decided logged() {
-            return new Decided(outcome, ownVote, number, global, false);
+        boolean global() {
+            return participantCount > 1;
+        }
+
+        /** A global some of whose participants' decisions have not been delivered here yet. */
+        boolean awaitingDecisions() {
+            return global() && decisionsLogged.size() < participantCount;
+        }
+
+        boolean loggedBy(int partition) {
+            return decisionsLogged.contains(partition);
+        }
+
+        Decided withLogged(int partition) {
+            if (decisionsLogged.contains(partition)) {
+                return this;
+            }
+            List<Integer> more = new ArrayList<>(decisionsLogged.size() + 1);
+            more.addAll(decisionsLogged);
+            more.add(partition);
+            more.sort(null);
+            return new Decided(outcome, ownVote, number, participantCount, more);
         }
 
         Decided withOutcome(Outcome finished, @Nullable Vote vote) {
-            return new Decided(finished, vote, number, global, awaitingDecision);
+            return new Decided(finished, vote, number, participantCount, decisionsLogged);
         }
     }
 
@@ -205,6 +238,7 @@ public final class PartitionEngine {
         this.store = store;
         this.certifier = certifier;
         this.snapshotCounter = sc;
+        this.forgotten = new ForgottenIds(settings.outcomesRetained());
     }
 
     // ---- queries ----
@@ -237,11 +271,16 @@ public final class PartitionEngine {
     }
 
     /**
-     * {@code PSC} just before the newest delivery whose outcome this partition forgot: a commit that read here
-     * at or below it and is not retained gets {@link Effect.OutcomeUnknown}.
+     * {@code PSC} just before the newest delivery whose outcome this partition forgot (-1 while none was): only a
+     * commit that read here at or below it can be a repeat of a forgotten one.
      */
     public long forgottenUpTo() {
-        return forgottenUpTo;
+        return forgotten.upTo();
+    }
+
+    /** Globals kept beyond {@code outcomesRetained} until every participant's decision is delivered here. */
+    public int pinnedCount() {
+        return pinned.size();
     }
 
     /**
@@ -299,6 +338,10 @@ public final class PartitionEngine {
 
     long[] dependencies() {
         return dependencies;
+    }
+
+    ForgottenIds forgotten() {
+        return forgotten;
     }
 
     Map<TxId, Map<Integer, Vote>> bufferedVotes() {
@@ -360,9 +403,9 @@ public final class PartitionEngine {
             return; // otherwise still pending here: its reply is on the way
         }
         long snapshot = request.snapshotAt(partition);
-        if (snapshot <= forgottenUpTo) {
-            // It may have been delivered when PSC was at least its snapshot, and forgotten since: certifying it
-            // again could commit it twice or contradict the vote given then.
+        if (forgotten.mayHaveForgotten(tid, snapshot)) {
+            // It may have been delivered before and forgotten since: certifying it again could commit it twice or
+            // contradict the vote given then.
             bufferedVotes.remove(tid);
             emit(new Effect.OutcomeUnknown(tid));
             return;
@@ -373,11 +416,11 @@ public final class PartitionEngine {
         long number = reason == null ? certifier.record(request.readSet(), request.writeSet()) : 0;
         if (!global) {
             if (reason != null) {
-                decide(Outcome.aborted(tid, request.participants(), reason), null, 0, false, pscBefore);
+                decide(Outcome.aborted(tid, request.participants(), reason), null, 0, List.of(), pscBefore);
             } else if (pending.isEmpty()) {
                 Outcome outcome = Outcome.committed(tid, request.participants(), List.of(number));
                 install(request, number, outcome);
-                decide(outcome, null, number, false, pscBefore); // nothing to wait for: finish at once
+                decide(outcome, null, number, List.of(), pscBefore); // nothing to wait for: finish at once
             } else {
                 enqueue(new Pending(request, number, new Vote(tid, partition, number, null, false), null), pscBefore);
             }
@@ -409,42 +452,64 @@ public final class PartitionEngine {
             }
             return;
         }
-        if (request.targetSnapshot() <= forgottenUpTo) {
+        if (forgotten.mayHaveForgotten(tid, request.targetSnapshot())) {
             return; // the commit request may have been delivered and forgotten: a tombstone could contradict it
         }
         AbortReason reason = AbortReason.abortRequested(partition);
         Vote tombstone = new Vote(tid, partition, 0, reason, false);
         bufferedVotes.remove(tid);
-        decide(Outcome.aborted(tid, request.participants(), reason), tombstone, 0, true, pendingSnapshotCounter());
+        Outcome aborted = Outcome.aborted(tid, request.participants(), reason);
+        decide(aborted, tombstone, 0, List.of(partition), pendingSnapshotCounter());
         if (designatedVoter) {
-            emit(new Effect.SendVote(tombstone, others(request.participants())));
+            List<Integer> others = others(request.participants());
+            emit(new Effect.SendVote(tombstone, others));
+            for (int other : others) {
+                emit(new Effect.ProposeDecision(new Decision(aborted, partition), other));
+            }
         }
     }
 
     /**
-     * A global's outcome, logged by a replica that finished it. A pending transaction finishes from it when it
-     * reaches the head; a finished one must agree with it.
+     * A global's outcome as partition {@code loggedBy} logged it. A pending transaction finishes from it when it
+     * reaches the head; a finished one must agree with it. Once this partition's own decision is delivered, the
+     * designated voter copies it into the other participants' logs; once every participant's decision is
+     * delivered here, the transaction may be forgotten.
      */
     private void deliverDecision(Decision decision) {
         TxId tid = decision.tid();
         Outcome outcome = decision.outcome();
-        unlogged.remove(tid);
+        int from = decision.loggedBy();
+        if (from == partition) {
+            unlogged.remove(tid);
+        }
         Pending open = pendingByTid.get(tid);
         if (open != null && open.votes != null) {
             open.votes.values().forEach(vote -> checkVoteAgrees(vote, outcome));
             open.decision = outcome;
         }
+        boolean newlyLoggedHere = false;
         Decided known = decided.get(tid);
         if (known != null) {
             checkOutcomesAgree(known, outcome);
-            if (known.awaitingDecision()) {
-                decided.replace(tid, known.logged());
-            }
+            newlyLoggedHere = from == partition && !known.loggedBy(partition);
+            decided.replace(tid, known.withLogged(from));
         } else {
-            Pinned pin = pinned.remove(tid);
+            Pinned pin = pinned.get(tid);
             if (pin != null) {
                 checkOutcomesAgree(pin.decided(), outcome);
-                forgottenUpTo = Math.max(forgottenUpTo, pin.pscBefore());
+                newlyLoggedHere = from == partition && !pin.decided().loggedBy(partition);
+                Decided logged = pin.decided().withLogged(from);
+                if (logged.awaitingDecisions()) {
+                    pinned.put(tid, new Pinned(logged, pin.pscBefore()));
+                } else {
+                    pinned.remove(tid);
+                    forgotten.add(tid, pin.pscBefore());
+                }
+            }
+        }
+        if (newlyLoggedHere && designatedVoter) {
+            for (int other : others(outcome.participants())) {
+                emit(new Effect.ProposeDecision(decision, other));
             }
         }
         finishReady();
@@ -465,6 +530,14 @@ public final class PartitionEngine {
             Vote own = voteOf(known);
             if (vote.replyWanted() && own != null) {
                 emit(new Effect.SendVote(own, List.of(vote.partition())));
+            }
+            if (vote.decisionWanted()
+                    && designatedVoter
+                    && known.loggedBy(partition)
+                    && !known.loggedBy(vote.partition())
+                    && known.outcome().participants().contains(vote.partition())) {
+                // The requester may wait for our logged decision to forget this transaction, or to finish it.
+                emit(new Effect.ProposeDecision(new Decision(known.outcome(), partition), vote.partition()));
             }
             return;
         }
@@ -528,6 +601,7 @@ public final class PartitionEngine {
      */
     public List<Effect> tick(long nowMillis) {
         proposeUnloggedDecisions(nowMillis);
+        askForMissingDecisions(nowMillis);
         Pending head = pending.peekFirst();
         if (head == null || head.votes == null) {
             watchedHead = null;
@@ -589,6 +663,46 @@ public final class PartitionEngine {
     }
 
     /**
+     * A pinned global waits for the decisions of participants that have not reached this partition's log (their
+     * voter was away when they logged it, or the copy was lost). Every {@code abortRequestAfterMillis} the
+     * designated voter asks those partitions for their votes: a partition that logged its decision answers with a
+     * copy of it. Bounded per round; the oldest first.
+     */
+    private void askForMissingDecisions(long nowMillis) {
+        if (!designatedVoter || pinned.isEmpty()) {
+            return;
+        }
+        if (lastDecisionRequestMillis == -1
+                || nowMillis - lastDecisionRequestMillis < settings.abortRequestAfterMillis()) {
+            if (lastDecisionRequestMillis == -1) {
+                lastDecisionRequestMillis = nowMillis;
+            }
+            return;
+        }
+        lastDecisionRequestMillis = nowMillis;
+        int asked = 0;
+        for (Pinned pin : pinned.values()) {
+            Decided known = pin.decided();
+            Vote own = voteOf(known);
+            if (!known.finished() || own == null) {
+                continue;
+            }
+            List<Integer> missing = new ArrayList<>(2);
+            for (int participant : known.outcome().participants()) {
+                if (participant != partition && !known.loggedBy(participant)) {
+                    missing.add(participant);
+                }
+            }
+            if (!missing.isEmpty()) {
+                emit(new Effect.SendVote(own.withReplyWanted(false).withDecisionWanted(), missing));
+                if (++asked == RESEND_BEHIND_HEAD_MAX) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
      * A head that waits for votes is rarely alone: a replica replaying its log after a restart lacks the votes of
      * every global transaction it delivers, and each would otherwise wait a resend period of its own at the head
      * before asking (about a second per twenty of them). The first resend round for a head therefore also asks
@@ -618,7 +732,10 @@ public final class PartitionEngine {
     private void enqueue(Pending entry, long pscBefore) {
         pending.addLast(entry);
         pendingByTid.put(entry.request.tid(), entry);
-        decided.put(entry.request.tid(), Decided.unfinished(entry.number, entry.votes != null), pscBefore);
+        decided.put(
+                entry.request.tid(),
+                Decided.unfinished(entry.number, entry.request.participants().size()),
+                pscBefore);
         finishReady();
     }
 
@@ -660,10 +777,10 @@ public final class PartitionEngine {
         if (head.votes != null) {
             checkVoteAgrees(head.ownVote, outcome);
         }
-        boolean awaitingDecision = recordFinished(head, outcome, ownVote);
+        boolean ownDecisionUnlogged = recordFinished(head, outcome, ownVote);
         emit(new Effect.Reply(outcome));
-        if (head.decision == null && awaitingDecision) {
-            trackUnlogged(outcome);
+        if (ownDecisionUnlogged) {
+            trackUnlogged(outcome); // finished from the votes, or from another participant's logged decision
         }
     }
 
@@ -677,19 +794,19 @@ public final class PartitionEngine {
         if (place != null) {
             if (!place.finished() && place.number() == head.number) {
                 decided.replace(tid, place.withOutcome(outcome, ownVote));
-                return place.awaitingDecision();
+                return place.global() && !place.loggedBy(partition);
             }
             return false;
         }
         Pinned pin = pinned.isEmpty() ? null : pinned.get(tid);
         if (pin != null && !pin.decided().finished() && pin.decided().number() == head.number) {
             pinned.put(tid, new Pinned(pin.decided().withOutcome(outcome, ownVote), pin.pscBefore()));
-            return true;
+            return !pin.decided().loggedBy(partition);
         }
         return false;
     }
 
-    /** A global finished here from the votes: its decision goes into this partition's log. */
+    /** A global finished here before its decision was in this partition's log: it goes there. */
     private void trackUnlogged(Outcome outcome) {
         Decision decision = new Decision(outcome, partition);
         if (designatedVoter) {
@@ -737,15 +854,19 @@ public final class PartitionEngine {
     }
 
     /** Records the outcome of a transaction decided as it is delivered (it takes the newest place) and answers. */
-    private void decide(Outcome outcome, @Nullable Vote ownVote, long number, boolean global, long pscBefore) {
-        decided.put(outcome.tid(), new Decided(outcome, ownVote, number, global, false), pscBefore);
+    private void decide(
+            Outcome outcome, @Nullable Vote ownVote, long number, List<Integer> decisionsLogged, long pscBefore) {
+        decided.put(
+                outcome.tid(),
+                new Decided(outcome, ownVote, number, outcome.participants().size(), decisionsLogged),
+                pscBefore);
         emit(new Effect.Reply(outcome));
     }
 
     /**
      * Forgets the outcomes of the transactions delivered longest ago, beyond {@code outcomesRetained}; a global
-     * whose decision was not delivered yet is pinned instead. Either way {@link #forgottenUpTo} rises only once
-     * the id is gone, so an id is answered from what is retained or as unknown, never certified again.
+     * whose participants' decisions were not all delivered yet is pinned instead. Either way an id is recorded as
+     * forgotten only once it is gone, so it is answered from what is retained or as unknown, never certified again.
      */
     private void forgetOldOutcomes() {
         while (decided.size() > settings.outcomesRetained()) {
@@ -753,10 +874,10 @@ public final class PartitionEngine {
             Decided known = decided.get(oldest);
             long pscBefore = decided.oldestPscBefore();
             decided.removeOldest();
-            if (known.awaitingDecision()) {
+            if (known.awaitingDecisions()) {
                 pinned.put(oldest, new Pinned(known, pscBefore));
             } else {
-                forgottenUpTo = Math.max(forgottenUpTo, pscBefore);
+                forgotten.add(oldest, pscBefore);
             }
         }
     }
@@ -843,8 +964,8 @@ public final class PartitionEngine {
         pendingByTid.put(entry.request.tid(), entry);
     }
 
-    void restoreCounters(long forgotten, long[] dependencyVector) {
-        this.forgottenUpTo = forgotten;
+    void restoreCounters(ForgottenIds forgottenIds, long[] dependencyVector) {
+        this.forgotten = forgottenIds;
         this.dependencies = dependencyVector.clone();
     }
 
@@ -855,7 +976,7 @@ public final class PartitionEngine {
     }
 
     private void trackRestored(Decided known) {
-        if (known.finished() && known.awaitingDecision()) {
+        if (known.finished() && known.global() && !known.loggedBy(partition)) {
             unlogged.put(known.outcome().tid(), new UnloggedDecision(new Decision(known.outcome(), partition), -1));
         }
     }

@@ -42,8 +42,9 @@ class OutcomeRetentionTest {
     /**
      * Both replicas deliver the same log; only the moment partition 1's vote arrives differs. Outcomes used to be
      * kept in the order they were decided, so the replicas forgot different transactions and one certified a late
-     * duplicate of the global again. Now the places follow delivery order, a global stays pinned until its
-     * decision is logged, and a duplicate of a forgotten id is answered as unknown at both, never certified.
+     * duplicate of the global again. Now the places follow delivery order, a global stays pinned until every
+     * participant's decision is logged here, and a duplicate of a forgotten id is answered as unknown at both,
+     * never certified.
      */
     @Test
     void replicasForgetTheSameOutcomesWhateverTheVoteTiming() {
@@ -64,7 +65,9 @@ class OutcomeRetentionTest {
             assertEquals(List.of(new Effect.Reply(committed)), engine.deliver(GLOBAL_REQUEST), "a duplicate");
 
             engine.deliver(new Decision(committed, 0));
-            assertNull(engine.outcomeOf(GLOBAL));
+            assertEquals(committed, engine.outcomeOf(GLOBAL), "partition 1 may still need our vote");
+            engine.deliver(new Decision(committed, 1));
+            assertNull(engine.outcomeOf(GLOBAL), "every participant logged the decision");
             assertEquals(0, engine.forgottenUpTo(), "PSC was 0 when the global was delivered");
             assertEquals(
                     List.of(new Effect.OutcomeUnknown(GLOBAL)),
@@ -92,6 +95,7 @@ class OutcomeRetentionTest {
         restored.deliver(failingLocal(SECOND_LOCAL));
         PartitionEngine again = codec.read(codec.write(restored), 0, engine.settings());
         again.deliver(new Decision(restored.outcomeOf(GLOBAL), 0));
+        again.deliver(new Decision(restored.outcomeOf(GLOBAL), 1));
 
         assertNull(again.outcomeOf(GLOBAL), "the global transaction was delivered first, so it goes first");
         assertNotNull(again.outcomeOf(FIRST_LOCAL));

@@ -325,7 +325,13 @@ class PartitionEngineScenariosTest {
         Outcome aborted = Outcome.aborted(tid(1), List.of(HERE, PEER), requested);
 
         List<Effect> onAbortRequest = engine.deliver(new AbortRequest(tid(1), List.of(HERE, PEER), PEER, 0));
-        assertEquals(List.of(new Effect.Reply(aborted), new Effect.SendVote(tombstone, List.of(PEER))), onAbortRequest);
+        assertEquals(
+                List.of(
+                        new Effect.Reply(aborted),
+                        new Effect.SendVote(tombstone, List.of(PEER)),
+                        new Effect.ProposeDecision(new Decision(aborted, HERE), PEER)),
+                onAbortRequest,
+                "the requester learns the abort from its own log too");
 
         List<Effect> onCommit = engine.deliver(transaction(1).at(0).writes("g").global(HERE, PEER));
         assertEquals(List.of(new Effect.Reply(aborted)), onCommit);

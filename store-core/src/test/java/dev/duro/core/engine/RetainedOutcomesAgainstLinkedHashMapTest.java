@@ -24,8 +24,8 @@ class RetainedOutcomesAgainstLinkedHashMapTest {
         LinkedHashMap<TxId, PartitionEngine.Decided> naive = new LinkedHashMap<>();
         LinkedHashMap<TxId, Long> naivePscBefore = new LinkedHashMap<>();
         List<PartitionEngine.Decided> values = List.of(
-                PartitionEngine.Decided.unfinished(3, true),
-                PartitionEngine.Decided.unfinished(0, false),
+                PartitionEngine.Decided.unfinished(3, 2),
+                PartitionEngine.Decided.unfinished(0, 1),
                 decided(1),
                 decided(2));
         long next = 1;
@@ -61,6 +61,6 @@ class RetainedOutcomesAgainstLinkedHashMapTest {
 
     private static PartitionEngine.Decided decided(long number) {
         return new PartitionEngine.Decided(
-                Outcome.committed(new TxId(9, number), List.of(0), List.of(number)), null, number, false, false);
+                Outcome.committed(new TxId(9, number), List.of(0), List.of(number)), null, number, 1, List.of());
     }
 }

@@ -163,7 +163,8 @@ final class Cluster {
                         + Trace.name(proposal.request().tid()));
                 propose(proposal.target(), proposal.request());
             } else if (effect instanceof Effect.ProposeDecision proposal) {
-                counters.increment("decisions proposed");
+                counters.increment(
+                        proposal.target() == from.partition() ? "decisions proposed" : "decision copies proposed");
                 propose(from.partition(), proposal.decision());
             } else if (effect instanceof Effect.OutcomeUnknown unknown) {
                 counters.increment("outcome unknown answers");

@@ -1,0 +1,154 @@
+package dev.duro.core.engine;
+
+import com.google.common.hash.BloomFilter;
+import com.google.common.hash.Funnel;
+import com.google.common.hash.PrimitiveSink;
+import dev.duro.core.Bytes;
+import dev.duro.core.TxId;
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.MalformedInputException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import javax.annotation.Nullable;
+
+/**
+ * What a partition remembers of the ids whose outcome it forgot: enough to tell, for a repeated commit request or
+ * a late abort request, whether the id <em>may</em> have been delivered here before (docs/window-safety.md).
+ *
+ * <p>Two facts, both functions of the log, so every replica answers alike:
+ *
+ * <ol>
+ *   <li>{@link #upTo()}: {@code PSC} as it was just before the newest forgotten delivery. A transaction reads a
+ *       snapshot no newer than {@code PSC} at any later point of the log, so one whose snapshot here is above it
+ *       was certainly never delivered in the forgotten part.
+ *   <li>Bloom filters of the forgotten ids, in two generations of {@link #generationCapacity} ids; no false
+ *       negatives, so "not in a filter" proves an id is new. When the older generation is dropped, every snapshot at
+ *       or below the counters it covered becomes ambiguous ({@link #droppedUpTo}).
+ * </ol>
+ *
+ * <p>An ambiguous id is answered as unknown (a commit) or left without a tombstone (an abort request); a false
+ * positive (about 1 in 100) costs the same, never a wrong decision.
+ */
+final class ForgottenIds {
+    static final double FALSE_POSITIVE_RATE = 0.01;
+
+    private final int generationCapacity;
+    /** Created when the first id is forgotten: a partition that never forgets pays nothing. */
+    private @Nullable BloomFilter<TxId> current;
+
+    private int currentCount;
+    private @Nullable BloomFilter<TxId> previous;
+    /** The highest {@code PSC}-before of the ids in {@link #previous}; -1 if none. */
+    private long previousUpTo = -1;
+    /** The highest {@code PSC}-before of any id forgotten so far; -1 while none was. */
+    private long upTo = -1;
+    /** The highest {@code PSC}-before of the ids in generations already dropped; -1 while none was. */
+    private long droppedUpTo = -1;
+
+    /** Both generations together cover about four times the outcomes a partition retains, at least 2,048 ids. */
+    ForgottenIds(int outcomesRetained) {
+        this.generationCapacity = (int) Math.min(1 << 24, Math.max(1_024L, 2L * outcomesRetained));
+    }
+
+    private BloomFilter<TxId> newFilter() {
+        return BloomFilter.create(TxIdFunnel.INSTANCE, generationCapacity, FALSE_POSITIVE_RATE);
+    }
+
+    int generationCapacity() {
+        return generationCapacity;
+    }
+
+    /** {@code PSC} just before the newest delivery whose outcome was forgotten; -1 while none was. */
+    long upTo() {
+        return upTo;
+    }
+
+    /** Forgets {@code tid}, first delivered when {@code PSC} was {@code pscBefore}. */
+    void add(TxId tid, long pscBefore) {
+        if (current == null) {
+            current = newFilter();
+        } else if (currentCount == generationCapacity) {
+            if (previous != null) {
+                droppedUpTo = Math.max(droppedUpTo, previousUpTo);
+            }
+            previous = current;
+            previousUpTo = upTo;
+            current = newFilter();
+            currentCount = 0;
+        }
+        current.put(tid);
+        currentCount++;
+        upTo = Math.max(upTo, pscBefore);
+    }
+
+    /** Whether {@code tid}, which read this partition at {@code snapshot}, may have been delivered and forgotten. */
+    boolean mayHaveForgotten(TxId tid, long snapshot) {
+        if (snapshot > upTo) {
+            return false;
+        }
+        return snapshot <= droppedUpTo || current.mightContain(tid) || (previous != null && previous.mightContain(tid));
+    }
+
+    void writeTo(ByteWriter out) {
+        out.writeLong(upTo).writeLong(previousUpTo).writeLong(droppedUpTo);
+        out.writeInt(currentCount);
+        out.writeBoolean(current != null);
+        if (current != null) {
+            writeFilter(out, current);
+        }
+        out.writeBoolean(previous != null);
+        if (previous != null) {
+            writeFilter(out, previous);
+        }
+    }
+
+    static ForgottenIds readFrom(ByteReader in, int outcomesRetained) {
+        ForgottenIds ids = new ForgottenIds(outcomesRetained);
+        ids.upTo = in.readLong();
+        ids.previousUpTo = in.readLong();
+        ids.droppedUpTo = in.readLong();
+        ids.currentCount = in.readInt();
+        if (ids.upTo < -1 || ids.previousUpTo < -1 || ids.droppedUpTo < -1) {
+            throw new MalformedInputException("forgotten-id counters below -1");
+        }
+        if (ids.currentCount < 0 || ids.currentCount > ids.generationCapacity) {
+            throw new MalformedInputException("forgotten-id generation holds " + ids.currentCount + " ids, more than "
+                    + ids.generationCapacity + " (engine.outcomes-retained differs from the snapshot's?)");
+        }
+        ids.current = in.readBoolean() ? readFilter(in) : null;
+        ids.previous = in.readBoolean() ? readFilter(in) : null;
+        return ids;
+    }
+
+    private static void writeFilter(ByteWriter out, BloomFilter<TxId> filter) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            filter.writeTo(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.writeBytes(Bytes.wrap(bytes.toByteArray()));
+    }
+
+    private static BloomFilter<TxId> readFilter(ByteReader in) {
+        Bytes raw = in.readBytes();
+        try {
+            return BloomFilter.readFrom(new ByteArrayInputStream(raw.unsafeArray()), TxIdFunnel.INSTANCE);
+        } catch (IOException | RuntimeException e) {
+            throw new MalformedInputException("bad forgotten-id filter in engine state: " + e.getMessage());
+        }
+    }
+
+    /** Feeds a transaction id to Guava's hashing. */
+    private enum TxIdFunnel implements Funnel<TxId> {
+        INSTANCE;
+
+        @Override
+        public void funnel(TxId tid, PrimitiveSink into) {
+            into.putLong(tid.clientId()).putLong(tid.sequence());
+        }
+    }
+}
