@@ -12,24 +12,31 @@ import org.junit.jupiter.api.Test;
  * The deterministic simulation over many seeds (see {@code docs/simulation.md}).
  *
  * <ul>
- *   <li>{@code -Dduro.sim.seeds=N}: run seeds 0..N-1 (the build passes 500).
+ *   <li>{@code -Dduro.sim.seeds=N}: run N seeds (the build passes 2,000), from {@code -Dduro.sim.first-seed=S}
+ *       (default 0); {@code -Dduro.sim.windows=tiny} gives every seed retention windows of 1–16.
  *   <li>{@code -Dduro.sim.seed=S}: run only seed S, with its trace, and print what it did
  *       ({@code -Dduro.sim.mutant=true} replays a seed of the certifier mutant, see {@link Mutation}).
  * </ul>
  */
 class SimulationTest {
-    private static final long DEFAULT_SEEDS = 500;
+    private static final long DEFAULT_SEEDS = 2_000;
 
     @Test
     void everySeedPassesAllChecks() {
         assumeTrue(System.getProperty("duro.sim.seed") == null, "a single seed was asked for");
         long seeds = Long.getLong("duro.sim.seeds", DEFAULT_SEEDS);
+        long first = Long.getLong("duro.sim.first-seed", 0);
         long started = System.nanoTime();
-        SeedRunner.Summary summary = SeedRunner.run(0, seeds, Mutation.NONE, result -> false);
+        SeedRunner.Summary summary = SeedRunner.run(first, seeds, Mutation.NONE, result -> false);
         long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
         System.out.printf(
-                "simulation: %d seeds in %.1f s, %d failed%n  totals: %s%n",
-                summary.seedsRun(), elapsedMillis / 1000.0, summary.failures().size(), summary.totals());
+                "simulation: %d seeds from %d%s in %.1f s, %d failed%n  totals: %s%n",
+                summary.seedsRun(),
+                first,
+                "tiny".equals(System.getProperty(SimulationConfig.WINDOWS_PROPERTY)) ? " (tiny windows)" : "",
+                elapsedMillis / 1000.0,
+                summary.failures().size(),
+                summary.totals());
         if (!summary.failures().isEmpty()) {
             String seedsFailed = summary.failures().stream()
                     .map(result -> Long.toString(result.seed()))
