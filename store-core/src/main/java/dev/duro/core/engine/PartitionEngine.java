@@ -470,18 +470,16 @@ public final class PartitionEngine {
     }
 
     /**
-     * A global's outcome as partition {@code loggedBy} logged it. A pending transaction finishes from it when it
-     * reaches the head; a finished one must agree with it. Once this partition's own decision is delivered, the
-     * designated voter copies it into the other participants' logs; once every participant's decision is
-     * delivered here, the transaction may be forgotten.
+     * A global's outcome as partition {@code loggedBy} logged it: from now on it is in this partition's log too. A
+     * pending transaction finishes from it when it reaches the head; a finished one must agree with it. The first
+     * time a decision on it reaches this log, the designated voter copies it into the other participants' logs
+     * (so they learn this log has it); once every participant's decision is delivered here, it may be forgotten.
      */
     private void deliverDecision(Decision decision) {
         TxId tid = decision.tid();
         Outcome outcome = decision.outcome();
         int from = decision.loggedBy();
-        if (from == partition) {
-            unlogged.remove(tid);
-        }
+        unlogged.remove(tid); // whoever logged it, the decision is in this partition's log now
         Pending open = pendingByTid.get(tid);
         if (open != null && open.votes != null) {
             open.votes.values().forEach(vote -> checkVoteAgrees(vote, outcome));
@@ -491,14 +489,14 @@ public final class PartitionEngine {
         Decided known = decided.get(tid);
         if (known != null) {
             checkOutcomesAgree(known, outcome);
-            newlyLoggedHere = from == partition && !known.loggedBy(partition);
-            decided.replace(tid, known.withLogged(from));
+            newlyLoggedHere = !known.loggedBy(partition);
+            decided.replace(tid, known.withLogged(from).withLogged(partition));
         } else {
             Pinned pin = pinned.get(tid);
             if (pin != null) {
                 checkOutcomesAgree(pin.decided(), outcome);
-                newlyLoggedHere = from == partition && !pin.decided().loggedBy(partition);
-                Decided logged = pin.decided().withLogged(from);
+                newlyLoggedHere = !pin.decided().loggedBy(partition);
+                Decided logged = pin.decided().withLogged(from).withLogged(partition);
                 if (logged.awaitingDecisions()) {
                     pinned.put(tid, new Pinned(logged, pin.pscBefore()));
                 } else {
@@ -508,8 +506,9 @@ public final class PartitionEngine {
             }
         }
         if (newlyLoggedHere && designatedVoter) {
+            Decision ours = from == partition ? decision : new Decision(outcome, partition);
             for (int other : others(outcome.participants())) {
-                emit(new Effect.ProposeDecision(decision, other));
+                emit(new Effect.ProposeDecision(ours, other)); // {@code from} too: it learns this log has it
             }
         }
         finishReady();
@@ -534,7 +533,6 @@ public final class PartitionEngine {
             if (vote.decisionWanted()
                     && designatedVoter
                     && known.loggedBy(partition)
-                    && !known.loggedBy(vote.partition())
                     && known.outcome().participants().contains(vote.partition())) {
                 // The requester may wait for our logged decision to forget this transaction, or to finish it.
                 emit(new Effect.ProposeDecision(new Decision(known.outcome(), partition), vote.partition()));

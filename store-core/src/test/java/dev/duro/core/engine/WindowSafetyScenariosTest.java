@@ -267,7 +267,7 @@ class WindowSafetyScenariosTest {
         PartitionEngine fast = replica(P0, true);
         PartitionEngine slow = replica(P0, false);
         CommitRequest global = transaction(1).at(0).writes("g").global(P0, P1);
-        CommitRequest local = transaction(2).at(0).writes("l").local(P0);
+        CommitRequest local = transaction(2).at(0).reads("r").local(P0); // re-certified, it would commit again
         for (PartitionEngine engine : List.of(fast, slow)) {
             engine.deliver(global);
             engine.deliver(local);

@@ -79,6 +79,15 @@ final class Client {
             return;
         }
         ClientTransaction transaction = new ClientTransaction(new TxId(id, ++sequence), plan);
+        transaction.began(context.scheduler().now(), session);
+        if (plan.kind() == TransactionPlan.Kind.READ_ONLY_AT_CUT
+                && context.dice().chance(0.5)) {
+            // Linearizable: its cut must cover what each partition's log held when it began (a ReadIndex).
+            transaction.makeLinearizable(
+                    context.config().mutation() == Mutation.LINEARIZABLE_WITHOUT_READ_INDEX
+                            ? new long[session.length]
+                            : context.cluster().deliveredCounters());
+        }
         current = transaction;
         transactions.add(transaction);
         nextStep = 0;
@@ -105,7 +114,7 @@ final class Client {
         if (transaction.plan().kind() == TransactionPlan.Kind.READ_ONLY_AT_CUT && !transaction.hasSnapshots()) {
             long[] cut = context.config().mutation() == Mutation.READ_ONLY_WITHOUT_CUT
                     ? latestSnapshots()
-                    : context.frontiers().cutCovering(session);
+                    : context.frontiers().cutCovering(minimumFor(transaction));
             if (cut == null) {
                 waitForCut(transaction);
                 return;
@@ -150,6 +159,20 @@ final class Client {
         }
         nextStep++;
         context.scheduler().after(context.dice().millis(0, 4), () -> step(transaction));
+    }
+
+    /** What a read-only transaction's cut must cover: the client's session, and its ReadIndex if linearizable. */
+    private long[] minimumFor(ClientTransaction transaction) {
+        long[] minimum = context.config().mutation() == Mutation.READ_ONLY_WITHOUT_SESSION
+                ? new long[session.length]
+                : session.clone();
+        long[] linearizable = transaction.linearizableMinimum();
+        if (linearizable != null) {
+            for (int p = 0; p < minimum.length; p++) {
+                minimum[p] = Math.max(minimum[p], linearizable[p]);
+            }
+        }
+        return minimum;
     }
 
     /** No cut covers this client's own writes yet (or the tracker just restarted): wait, as a server does. */
@@ -292,7 +315,7 @@ final class Client {
         if (transaction == null || !awaits(outcome.tid())) {
             return;
         }
-        transaction.receive(outcome);
+        transaction.receive(outcome, context.scheduler().now());
         for (int partition : outcome.participants()) {
             session[partition] = Math.max(session[partition], outcome.versionAt(partition));
         }

@@ -37,6 +37,14 @@ final class ClientTransaction {
     private boolean abandoned;
     private boolean clientCrashed;
     private int readOnlyRestarts;
+    /** Simulated time the transaction began, and when its client learnt it committed (-1: it did not). */
+    private long beganAt = -1;
+
+    private long committedAt = -1;
+    /** For a linearizable read-only transaction, the counters its cut had to cover; null otherwise. */
+    private @Nullable long[] linearizableMinimum;
+    /** The client's session when the transaction began: per partition, its newest acknowledged commit there. */
+    private @Nullable long[] sessionAtBegin;
 
     ClientTransaction(TxId tid, TransactionPlan plan) {
         this.tid = tid;
@@ -45,6 +53,38 @@ final class ClientTransaction {
 
     TxId tid() {
         return tid;
+    }
+
+    void began(long now, long[] session) {
+        beganAt = now;
+        sessionAtBegin = session.clone();
+    }
+
+    long beganAt() {
+        return beganAt;
+    }
+
+    long committedAt() {
+        return committedAt;
+    }
+
+    @Nullable
+    long[] sessionAtBegin() {
+        return sessionAtBegin;
+    }
+
+    void makeLinearizable(long[] minimum) {
+        linearizableMinimum = minimum.clone();
+    }
+
+    @Nullable
+    long[] linearizableMinimum() {
+        return linearizableMinimum;
+    }
+
+    /** The snapshots fixed at each partition, in partition order. */
+    Map<Integer, Long> snapshots() {
+        return snapshots;
     }
 
     TransactionPlan plan() {
@@ -132,6 +172,13 @@ final class ClientTransaction {
 
     boolean submitted() {
         return !sentTo.isEmpty();
+    }
+
+    void receive(Outcome outcome, long now) {
+        if (outcome.committed()) {
+            committedAt = now;
+        }
+        receive(outcome);
     }
 
     void receive(Outcome outcome) {

@@ -40,6 +40,8 @@ final class Cluster {
 
     private final EngineStateCodec codec = new EngineStateCodec(Limits.DEFAULT);
     private final List<PartitionGroup> groups = new ArrayList<>();
+    /** Per partition, the highest PSC any replica has reached (a replica restored from a snapshot may go back). */
+    private final long[] highestDelivered;
 
     Cluster(
             SimulationConfig config,
@@ -63,6 +65,7 @@ final class Cluster {
         for (int p = 0; p < config.partitions(); p++) {
             groups.add(new PartitionGroup(p, config.replicas(), config.engine()));
         }
+        this.highestDelivered = new long[config.partitions()];
     }
 
     List<PartitionGroup> groups() {
@@ -131,6 +134,8 @@ final class Cluster {
             List<Command> batch = log.batch(position);
             trace.log(() -> replica.name() + " delivers log[" + position + "]: " + describeAll(batch));
             carryOut(replica, replica.deliverNext(batch));
+            highestDelivered[replica.partition()] = Math.max(
+                    highestDelivered[replica.partition()], replica.engine().pendingSnapshotCounter());
         }
     }
 
@@ -144,6 +149,7 @@ final class Cluster {
 
     private void tick(Replica replica) {
         if (replica.alive()) {
+            replica.updateDesignated(groups.get(replica.partition()).log().size());
             carryOut(replica, replica.engine().tick(scheduler.now()));
         }
         scheduler.after(dice.millis(3, 15), () -> tick(replica));
@@ -208,6 +214,14 @@ final class Cluster {
             trace.log(() -> receiver.name() + " receives " + describe(vote));
             carryOut(receiver, receiver.engine().receiveVote(vote));
         }
+    }
+
+    /**
+     * Per partition, the highest {@code PSC} any replica has reached: at least the number of every transaction
+     * delivered somewhere, as a Raft ReadIndex confirms the newest committed entry.
+     */
+    long[] deliveredCounters() {
+        return highestDelivered.clone();
     }
 
     /** Same fate and, if committed, the same version at every partition. Abort reasons may differ by partition. */

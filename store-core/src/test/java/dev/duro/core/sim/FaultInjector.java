@@ -42,6 +42,7 @@ final class FaultInjector {
             scheduleLeaderChange(group);
         }
         scheduler.after(dice.millis(50, 300), this::stallSomeReplica);
+        scheduler.after(dice.millis(500, 3_000), this::loseSomeQuorum);
     }
 
     /** Ends the fault phase: restarts every crashed replica, ends stalls, makes sure every partition has a voter. */
@@ -86,7 +87,9 @@ final class FaultInjector {
             group.setVoter(null);
             scheduler.after(dice.millis(10, 150), () -> elect(group));
         }
-        scheduler.after(dice.millis(30, 300), () -> restore(replica));
+        // Now and then a replica stays down long enough for its partition to outrun every retention window.
+        long down = dice.chance(0.2) ? dice.millis(1_000, 4_000) : dice.millis(30, 300);
+        scheduler.after(down, () -> restore(replica));
     }
 
     private void restore(Replica replica) {
@@ -159,6 +162,24 @@ final class FaultInjector {
     }
 
     // ---- stalls ----
+
+    /**
+     * A partition loses its quorum for a while: its log commits nothing, so no replica delivers anything (they
+     * still receive votes), while the other partitions go on and their globals with it wait.
+     */
+    private void loseSomeQuorum() {
+        if (!faults.active()) {
+            return;
+        }
+        PartitionGroup group = dice.pick(cluster.groups());
+        long until = scheduler.now() + dice.millis(300, 2_000);
+        trace.log(() -> "P" + group.partition() + " loses its quorum until " + until + " ms");
+        counters.increment("quorum losses");
+        for (Replica replica : group.replicas()) {
+            replica.stallUntil(Math.max(replica.stalledUntil(), until));
+        }
+        scheduler.after(dice.millis(1_000, 4_000), this::loseSomeQuorum);
+    }
 
     private void stallSomeReplica() {
         if (!faults.active()) {

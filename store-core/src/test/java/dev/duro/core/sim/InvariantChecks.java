@@ -44,6 +44,64 @@ final class InvariantChecks {
         checkEveryTransactionDecided();
         checkReadOnly();
         checkSerializable();
+        checkRealTime();
+    }
+
+    // ---- check 5: real-time order ----
+
+    /**
+     * A transaction reads at least its client's own commits acknowledged before it began (the session guarantee),
+     * and a linearizable read-only transaction every commit acknowledged to anyone before it began.
+     */
+    private void checkRealTime() {
+        List<ClientTransaction> acknowledged = new ArrayList<>();
+        for (ClientTransaction transaction : transactions) {
+            if (transaction.committedAt() >= 0) {
+                acknowledged.add(transaction);
+            }
+        }
+        for (ClientTransaction reader : transactions) {
+            boolean readAll = reader.plan().declaredReadOnly() ? reader.completedReadOnly() : reader.submitted();
+            long[] session = reader.sessionAtBegin();
+            if (!readAll || session == null) {
+                continue;
+            }
+            for (Map.Entry<Integer, Long> fixed : reader.snapshots().entrySet()) {
+                if (fixed.getValue() < session[fixed.getKey()]) {
+                    violations.add(
+                            Violation.Kind.REAL_TIME,
+                            reader + " read P" + fixed.getKey() + " at " + fixed.getValue()
+                                    + ", below its client's own commit there at " + session[fixed.getKey()],
+                            List.of(reader.tid()));
+                    return;
+                }
+            }
+            if (reader.linearizableMinimum() != null) {
+                checkLinearizable(reader, acknowledged);
+            }
+        }
+    }
+
+    private void checkLinearizable(ClientTransaction reader, List<ClientTransaction> acknowledged) {
+        for (ClientTransaction writer : acknowledged) {
+            if (writer.committedAt() >= reader.beganAt()) {
+                continue;
+            }
+            Outcome committed = writer.clientOutcome();
+            for (int partition : committed.participants()) {
+                Long snapshot = reader.snapshotAt(partition);
+                if (snapshot != null && snapshot < committed.versionAt(partition)) {
+                    violations.add(
+                            Violation.Kind.REAL_TIME,
+                            "linearizable " + reader + " began at " + reader.beganAt() + " ms but read P" + partition
+                                    + " at " + snapshot + ", missing " + writer.tid() + " (version "
+                                    + committed.versionAt(partition) + ") acknowledged at " + writer.committedAt()
+                                    + " ms",
+                            List.of(reader.tid(), writer.tid()));
+                    return;
+                }
+            }
+        }
     }
 
     // ---- check 4: termination ----

@@ -27,12 +27,27 @@ class MutantTest {
         assertCaught(Mutation.READ_ONLY_WITHOUT_CUT);
     }
 
+    /** Read-only transactions that may read below their own client's earlier commits. */
+    @Test
+    void catchesReadOnlyTransactionsThatIgnoreTheSession() {
+        assertCaught(Mutation.READ_ONLY_WITHOUT_SESSION, Violation.Kind.REAL_TIME);
+    }
+
+    /** Linearizable read-only transactions whose cut need not cover what was acknowledged before they began. */
+    @Test
+    void catchesLinearizableReadsWithoutAReadIndex() {
+        assertCaught(Mutation.LINEARIZABLE_WITHOUT_READ_INDEX, Violation.Kind.REAL_TIME);
+    }
+
     private static void assertCaught(Mutation mutation) {
+        assertCaught(mutation, Violation.Kind.SERIALIZABILITY);
+    }
+
+    private static void assertCaught(Mutation mutation, Violation.Kind kind) {
         long seeds = Long.getLong("duro.sim.seeds", DEFAULT_SEEDS);
-        SeedRunner.Summary summary =
-                SeedRunner.run(0, seeds, mutation, result -> result.found(Violation.Kind.SERIALIZABILITY));
+        SeedRunner.Summary summary = SeedRunner.run(0, seeds, mutation, result -> result.found(kind));
         SimulationResult caught = summary.failures().stream()
-                .filter(result -> result.found(Violation.Kind.SERIALIZABILITY))
+                .filter(result -> result.found(kind))
                 .findFirst()
                 .orElse(null);
         if (caught == null) {
@@ -46,7 +61,7 @@ class MutantTest {
                 summary.seedsRun(),
                 SeedRunner.replayCommand(caught.config()),
                 caught.violations().stream()
-                        .filter(violation -> violation.kind() == Violation.Kind.SERIALIZABILITY)
+                        .filter(violation -> violation.kind() == kind)
                         .findFirst()
                         .orElseThrow());
         SimulationResult correct = Simulation.run(SimulationConfig.forSeed(caught.seed(), Mutation.NONE), false);

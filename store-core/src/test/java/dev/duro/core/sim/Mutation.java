@@ -13,7 +13,11 @@ enum Mutation {
     /** Engines certify globals with the naive test of S-DUR §IV-B (no readset-versus-writeset check). */
     NO_STRONGER_TEST,
     /** Declared read-only transactions read each partition at its voter's SC instead of a consistent cut. */
-    READ_ONLY_WITHOUT_CUT;
+    READ_ONLY_WITHOUT_CUT,
+    /** Read-only transactions take any consistent cut, even one below their client's own commits. */
+    READ_ONLY_WITHOUT_SESSION,
+    /** Linearizable read-only transactions skip the ReadIndex: their cut need not cover what was acknowledged. */
+    LINEARIZABLE_WITHOUT_READ_INDEX;
 
     static Mutation parse(String text) {
         if (text == null || text.isEmpty() || text.equals("false")) {

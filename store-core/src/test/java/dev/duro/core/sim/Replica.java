@@ -64,9 +64,19 @@ final class Replica {
         return voter;
     }
 
+    /** The Raft leader's role; the engine acts as the designated voter only once it has caught up. */
     void setVoter(boolean designated) {
         voter = designated;
-        engine.setDesignatedVoter(designated);
+        engine.setDesignatedVoter(false);
+    }
+
+    /**
+     * Makes the engine the designated voter if this replica leads and has delivered everything the log holds,
+     * as the real host does: a leader still replaying old entries must not propose abort requests or copy
+     * decisions it replays.
+     */
+    void updateDesignated(int logSize) {
+        engine.setDesignatedVoter(voter && alive && delivered == logSize);
     }
 
     List<Effect> deliverNext(List<Command> batch) {

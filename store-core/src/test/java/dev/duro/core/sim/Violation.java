@@ -16,6 +16,11 @@ record Violation(Kind kind, String detail, List<TxId> transactions) {
         ATOMICITY,
         /** Something never finished: a pending transaction, an undecided one, a stuck client. */
         LIVENESS,
+        /**
+         * A transaction missed a commit acknowledged before it began: a client's own earlier commit (the session
+         * guarantee), or any commit, for a linearizable read-only transaction.
+         */
+        REAL_TIME,
         /** An engine snapshot did not restore to the same state. */
         SNAPSHOT,
         /** Code under test threw. */
