@@ -28,7 +28,7 @@ import javax.annotation.Nullable;
  * engine has no threads, no I/O, no clock and no randomness, so every replica that delivers the same log
  * reaches the same state and the same outcomes, whatever order the votes arrive in.
  *
- * <h2>Numbering (docs/architecture.md)</h2>
+ * <h2>Numbering</h2>
  *
  * <ul>
  *   <li>Every transaction that passes certification here gets {@code c = ++PSC} and enters {@code PENDING}.

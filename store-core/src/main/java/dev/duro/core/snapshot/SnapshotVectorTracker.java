@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The vector-of-snapshots service's state at one server (S-DUR §IV-E, docs/architecture.md): from the frontiers
+ * The vector-of-snapshots service's state at one server (S-DUR §IV-E, docs/window-safety.md): from the frontiers
  * every partition publishes, the greatest consistent cut it can prove.
  *
  * <p>A cut {@code V} (one snapshot per partition) is consistent when every committed global transaction is

@@ -70,6 +70,12 @@ final class RandomEngineInputs {
             }
             return unsentVote(global);
         }
+        if (roll < 55 && !globals.isEmpty()) {
+            Input decision = decision(engine, globals.get(random.nextInt(globals.size())));
+            if (decision != null) {
+                return decision;
+            }
+        }
         if (roll < 60 && !undelivered.isEmpty()) {
             Global global = undelivered.remove(random.nextInt(undelivered.size()));
             return deliver(global.request());
@@ -99,6 +105,41 @@ final class RandomEngineInputs {
             return new Deliver(delivered.get(random.nextInt(delivered.size()))); // a retry
         }
         return deliver(commitRequest(List.of(PARTITION), engine));
+    }
+
+    /**
+     * A participant's logged decision on a global this engine delivered: the outcome its votes give (this
+     * partition's own vote is read from the engine, being a function of its log). Null if not delivered yet.
+     */
+    private Input decision(PartitionEngine engine, Global global) {
+        Outcome outcome = engine.outcomeOf(global.request().tid());
+        if (outcome == null) {
+            Vote own = null;
+            for (PartitionEngine.Pending pending : engine.pendingQueue()) {
+                if (pending.request.tid().equals(global.request().tid()) && pending.votes != null) {
+                    own = pending.ownVote;
+                }
+            }
+            if (own == null) {
+                return null;
+            }
+            List<Long> versions = new ArrayList<>();
+            AbortReason abort = null;
+            for (int participant : global.request().participants()) {
+                Vote vote = participant == PARTITION ? own : global.peerVotes().get(participant);
+                if (!vote.commit() && abort == null) {
+                    abort = vote.reason();
+                }
+                versions.add(vote.commitNumber());
+            }
+            outcome = abort == null
+                    ? Outcome.committed(global.request().tid(), global.request().participants(), versions)
+                    : Outcome.aborted(global.request().tid(), global.request().participants(), abort);
+        } else if (!outcome.participants().equals(global.request().participants())) {
+            return null; // decided as something else (an abort request's tombstone names the same participants)
+        }
+        List<Integer> participants = global.request().participants();
+        return deliver(new Decision(outcome, participants.get(random.nextInt(participants.size()))));
     }
 
     private Input deliver(Command command) {

@@ -7,7 +7,7 @@ import java.util.List;
 import javax.annotation.Nullable;
 
 /**
- * The vector-of-snapshots service (docs/architecture.md): every few milliseconds a replica of each partition
+ * The vector-of-snapshots service (docs/window-safety.md): every few milliseconds a replica of each partition
  * publishes its frontier (usually the voter, sometimes a lagging follower, as after a leader change), and the
  * frontiers reach the tracker after network delays, so they overtake each other, arrive twice or, while faults
  * are on, are lost. Now and then the tracker restarts empty, as on a node that restarted. Read-only
