@@ -70,7 +70,7 @@ final class ForgottenIds {
     void add(TxId tid, long pscBefore) {
         if (current == null) {
             current = newFilter();
-        } else if (currentCount == generationCapacity) {
+        } else if (currentCount >= generationCapacity) {
             if (previous != null) {
                 droppedUpTo = Math.max(droppedUpTo, previousUpTo);
             }
@@ -114,10 +114,10 @@ final class ForgottenIds {
         if (ids.upTo < -1 || ids.previousUpTo < -1 || ids.droppedUpTo < -1) {
             throw new MalformedInputException("forgotten-id counters below -1");
         }
-        if (ids.currentCount < 0 || ids.currentCount > ids.generationCapacity) {
-            throw new MalformedInputException("forgotten-id generation holds " + ids.currentCount + " ids, more than "
-                    + ids.generationCapacity + " (engine.outcomes-retained differs from the snapshot's?)");
+        if (ids.currentCount < 0) {
+            throw new MalformedInputException("forgotten-id generation holds " + ids.currentCount + " ids");
         }
+        // A count above this node's capacity (engine.outcomes-retained was lowered) just rotates at the next id.
         ids.current = in.readBoolean() ? readFilter(in) : null;
         ids.previous = in.readBoolean() ? readFilter(in) : null;
         return ids;

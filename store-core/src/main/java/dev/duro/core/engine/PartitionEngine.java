@@ -823,6 +823,11 @@ public final class PartitionEngine {
         if (number == 0) {
             return;
         }
+        if (number <= snapshotCounter) {
+            // Numbered transactions finish in delivery order, which is number order: SC only moves forward.
+            throw new IllegalStateException(
+                    "transaction " + request.tid() + " numbered " + number + " finishes at SC " + snapshotCounter);
+        }
         if (outcome.committed()) {
             List<Write> writes = request.writeSet();
             for (int i = 0, n = writes.size(); i < n; i++) {
