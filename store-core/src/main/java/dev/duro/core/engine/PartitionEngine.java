@@ -111,6 +111,12 @@ public final class PartitionEngine {
     /** What is known of the ids whose outcome was forgotten. */
     private ForgottenIds forgotten;
     /**
+     * The seam of the simulation's {@code certify-forgotten} mutant (set only by tests, through
+     * {@code EngineMutants}): the engine treats every id it no longer retains as new, as it did before
+     * docs/window-safety.md, so the simulation can show that its checks catch what that breaks.
+     */
+    boolean mutantTreatsForgottenAsNew;
+    /**
      * For each partition {@code q}, the highest number at {@code q} of any global committed here at or below
      * {@code SC}: the frontier's dependency vector. Grows to the highest partition seen.
      */
@@ -403,7 +409,7 @@ public final class PartitionEngine {
             return; // otherwise still pending here: its reply is on the way
         }
         long snapshot = request.snapshotAt(partition);
-        if (forgotten.mayHaveForgotten(tid, snapshot)) {
+        if (!mutantTreatsForgottenAsNew && forgotten.mayHaveForgotten(tid, snapshot)) {
             // It may have been delivered before and forgotten since: certifying it again could commit it twice or
             // contradict the vote given then.
             bufferedVotes.remove(tid);
@@ -452,7 +458,7 @@ public final class PartitionEngine {
             }
             return;
         }
-        if (forgotten.mayHaveForgotten(tid, request.targetSnapshot())) {
+        if (!mutantTreatsForgottenAsNew && forgotten.mayHaveForgotten(tid, request.targetSnapshot())) {
             return; // the commit request may have been delivered and forgotten: a tombstone could contradict it
         }
         AbortReason reason = AbortReason.abortRequested(partition);

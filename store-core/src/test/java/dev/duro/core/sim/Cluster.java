@@ -63,7 +63,7 @@ final class Cluster {
         this.replies = replies;
         this.unknowns = unknowns;
         for (int p = 0; p < config.partitions(); p++) {
-            groups.add(new PartitionGroup(p, config.replicas(), config.engine()));
+            groups.add(new PartitionGroup(p, config.replicas(), config.engine(), config.mutation()));
         }
         this.highestDelivered = new long[config.partitions()];
     }

@@ -17,7 +17,12 @@ enum Mutation {
     /** Read-only transactions take any consistent cut, even one below their client's own commits. */
     READ_ONLY_WITHOUT_SESSION,
     /** Linearizable read-only transactions skip the ReadIndex: their cut need not cover what was acknowledged. */
-    LINEARIZABLE_WITHOUT_READ_INDEX;
+    LINEARIZABLE_WITHOUT_READ_INDEX,
+    /**
+     * Engines treat an id they no longer retain as new (docs/window-safety.md): a late repeat is certified again and
+     * a late abort request tombstones it. Only runs with tiny windows forget anything.
+     */
+    CERTIFY_FORGOTTEN;
 
     static Mutation parse(String text) {
         if (text == null || text.isEmpty() || text.equals("false")) {

@@ -17,10 +17,10 @@ final class PartitionGroup {
     private final List<Command> proposals = new ArrayList<>();
     private @Nullable Replica voter;
 
-    PartitionGroup(int partition, int replicaCount, EngineSettings settings) {
+    PartitionGroup(int partition, int replicaCount, EngineSettings settings, Mutation mutation) {
         this.partition = partition;
         for (int i = 0; i < replicaCount; i++) {
-            replicas.add(new Replica(partition, i, settings));
+            replicas.add(new Replica(partition, i, settings, mutation));
         }
     }
 

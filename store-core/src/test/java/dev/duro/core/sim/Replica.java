@@ -4,6 +4,7 @@ import dev.duro.core.Bytes;
 import dev.duro.core.TxId;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.Effect;
+import dev.duro.core.engine.EngineMutants;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.EngineStateCodec;
 import dev.duro.core.engine.Outcome;
@@ -22,6 +23,7 @@ final class Replica {
     private final int partition;
     private final int index;
     private final EngineSettings settings;
+    private final Mutation mutation;
 
     private PartitionEngine engine;
     private int delivered;
@@ -32,11 +34,16 @@ final class Replica {
     private @Nullable ReplicaSnapshot durableSnapshot;
     private final Map<TxId, Outcome> emitted = new HashMap<>();
 
-    Replica(int partition, int index, EngineSettings settings) {
+    Replica(int partition, int index, EngineSettings settings, Mutation mutation) {
         this.partition = partition;
         this.index = index;
         this.settings = settings;
-        this.engine = new PartitionEngine(partition, settings);
+        this.mutation = mutation;
+        this.engine = mutate(new PartitionEngine(partition, settings));
+    }
+
+    private PartitionEngine mutate(PartitionEngine fresh) {
+        return mutation == Mutation.CERTIFY_FORGOTTEN ? EngineMutants.treatForgottenAsNew(fresh) : fresh;
     }
 
     String name() {
@@ -111,10 +118,10 @@ final class Replica {
      */
     void restore(@Nullable ReplicaSnapshot snapshot, EngineStateCodec codec) {
         if (snapshot == null) {
-            engine = new PartitionEngine(partition, settings);
+            engine = mutate(new PartitionEngine(partition, settings));
             delivered = 0;
         } else {
-            engine = codec.read(snapshot.state().unsafeArray(), partition, settings);
+            engine = mutate(codec.read(snapshot.state().unsafeArray(), partition, settings));
             delivered = snapshot.position();
             durableSnapshot = snapshot;
             restoredFromSnapshot = true;

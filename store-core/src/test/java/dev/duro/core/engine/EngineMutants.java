@@ -1,0 +1,12 @@
+package dev.duro.core.engine;
+
+/** Deliberate defects for the simulation's mutants (see {@code dev.duro.core.sim.Mutation}). */
+public final class EngineMutants {
+    private EngineMutants() {}
+
+    /** The engine certifies, or tombstones, an id it may have forgotten as if it were new. */
+    public static PartitionEngine treatForgottenAsNew(PartitionEngine engine) {
+        engine.mutantTreatsForgottenAsNew = true;
+        return engine;
+    }
+}
