@@ -9,11 +9,13 @@ import dev.duro.core.wire.FrontierMessage;
 import io.netty.channel.Channel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import javax.annotation.Nullable;
 
@@ -150,7 +152,32 @@ final class FrontierPublisher {
                     }
                     return awaitCut(minimum);
                 })
-                .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS);
+                .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        failure instanceof TimeoutException ? new TimeoutException(stalled(confirmed)) : failure));
+    }
+
+    /** Which step a linearizable cut that timed out was waiting for, for the NOT_READY message. */
+    private String stalled(List<CompletableFuture<Long>> confirmed) {
+        List<Integer> unanswered = new ArrayList<>();
+        List<Long> minimum = new ArrayList<>();
+        for (int p = 0; p < confirmed.size(); p++) {
+            CompletableFuture<Long> counter = confirmed.get(p);
+            if (!counter.isDone()) {
+                unanswered.add(p);
+            } else {
+                minimum.add(counter.isCompletedExceptionally() ? -1 : counter.join());
+            }
+        }
+        if (!unanswered.isEmpty()) {
+            return "no ReadIndex answer from partitions " + unanswered;
+        }
+        long[] cut;
+        synchronized (tracker) {
+            cut = tracker.cut();
+        }
+        return "the consistent cut " + Arrays.toString(cut) + " does not cover the delivered counters " + minimum
+                + " yet";
     }
 
     private CompletableFuture<long[]> awaitCut(long[] minimum) {
