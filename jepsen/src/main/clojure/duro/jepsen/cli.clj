@@ -19,6 +19,22 @@
     []
     (mapv keyword (str/split s #","))))
 
+(def harness-keys
+  "Node settings the harness writes itself: --set may not override them."
+  #{"cluster.name" "cluster.nodes" "cluster.partitions" "cluster.replication" "node.id" "data.dir"
+    "raft.snapshot-every-entries"})
+
+(defn parse-setting
+  "key=value for --set: [key value], or throws naming what is wrong."
+  [s]
+  (let [i (str/index-of s "=")
+        k (when (and i (pos? i)) (str/trim (subs s 0 i)))]
+    (cond
+      (str/blank? k) (throw (ex-info (str "expected key=value, got '" s "'") {}))
+      (or (harness-keys k) (str/starts-with? k "node.") (str/starts-with? k "partition."))
+      (throw (ex-info (str k " is written by the harness (use --nodes, --partitions or --snapshot-every)") {}))
+      :else [k (str/trim (subs s (inc i)))])))
+
 (def options
   [["-w" "--workload NAME" "list-append, register, bank or set"
     :default :list-append :parse-fn keyword :validate [(set workload-names) "unknown workload"]]
@@ -36,6 +52,9 @@
    [nil "--quiet SECONDS" "healed phase before the final reads" :default 10 :parse-fn parse-long]
    [nil "--snapshot-every N" "raft.snapshot-every-entries for the nodes (small, so wiped nodes catch up by snapshot)"
     :default 200 :parse-fn parse-long]
+   [nil "--set KEY=VALUE" "a node setting written into every node's configuration (repeatable; the node validates it)"
+    :id :settings :default {} :default-desc "none" :parse-fn parse-setting
+    :assoc-fn (fn [m k [key value]] (update m k assoc key value))]
    [nil "--profile NAME" "a fixed set of tests: short"]
    [nil "--matrix" "every workload x every nemesis"]
    [nil "--matrix-workloads NAMES" "the workloads (rows) --matrix runs, comma-separated"

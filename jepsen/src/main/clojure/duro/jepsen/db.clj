@@ -54,8 +54,11 @@
              "node." n ".raft=" (net/address hosts n) ":" raft-port))
       [(str "node.id=" node)
        (str "data.dir=" (.getAbsolutePath (data-dir test node)))
-       (str "raft.snapshot-every-entries=" (:snapshot-every test))
-       ""]))))
+       (str "raft.snapshot-every-entries=" (:snapshot-every test))]
+      ;; --set key=value, sorted by key; the node rejects an unknown key or a bad value at start
+      (for [[k v] (sort (:settings test))]
+        (str k "=" v))
+      [""]))))
 
 (defn write-configs! [test]
   (doseq [node (:nodes test)]
@@ -139,6 +142,25 @@
   (with-open [c (client test)]
     (.awaitReady c (Duration/ofSeconds timeout-s))))
 
+(defn- log-tail [test node lines]
+  (let [all (str/split-lines (slurp (log-file test node)))]
+    (str/join "\n" (drop (max 0 (- (count all) lines)) all))))
+
+(defn await-started!
+  "await-ready! in slices of 5 s, failing at once when a node process has exited: a node that refuses its
+  configuration (a bad --set) exits at start, and its log says why."
+  [test timeout-s]
+  (let [deadline (+ (System/nanoTime) (* timeout-s 1000000000))]
+    (loop []
+      (when-let [dead (seq (remove #(alive? test %) (:nodes test)))]
+        (throw (ex-info (str "node " (first dead) " exited during start-up:\n" (log-tail test (first dead) 15))
+                        {:dead (vec dead)})))
+      (when-not (try (await-ready! test 5)
+                     true
+                     (catch Exception e
+                       (if (< (System/nanoTime) deadline) false (throw e))))
+        (recur)))))
+
 (defn probe-cuts
   "Asks every node on its own for a linearizable cut (the first step of a linearizable read-only transaction),
   so a node that cannot give one shows up by name: after the faults are healed every node must serve them
@@ -170,7 +192,7 @@
   (write-configs! test)
   (doseq [node (:nodes test)] (start! test node))
   (u/log "started nodes" (str/join " " (map #(str % "=" (pid test %)) (:nodes test))))
-  (await-ready! test 90))
+  (await-started! test 90))
 
 (defn teardown!
   "Stops every node (SIGTERM, then -9) and removes the jar link; logs stay in the run directory."

@@ -49,6 +49,7 @@
         rng (Random. (long seed))
         test {:dir dir :hosts hosts :nodes nodes :partitions partitions
               :snapshot-every (:snapshot-every opts 200)
+              :settings (:settings opts {})
               :request-timeout-ms (:request-timeout-ms opts 5000)
               :procs (atom {})}
         queue (ConcurrentLinkedQueue.)

@@ -5,8 +5,11 @@
   (:require [clojure.java.io :as io]
             [clojure.string :as str]
             [clojure.test :refer [deftest is testing]]
+            [clojure.tools.cli :as cli-parse]
             [duro.jepsen.checks :as checks]
+            [duro.jepsen.cli :as cli]
             [duro.jepsen.client :as client]
+            [duro.jepsen.db :as db]
             [duro.jepsen.net :as net]
             [duro.jepsen.store :as store]
             [duro.jepsen.timeline :as timeline])
@@ -41,6 +44,28 @@
   (is (= [1 2 30] (client/parse-list (client/encode-list [1 2 30]))))
   (is (= 5 (client/parse-int "5")))
   (is (nil? (client/parse-int nil))))
+
+(deftest node-settings
+  (testing "--set is repeatable and reaches every node's configuration"
+    (let [{:keys [options errors]} (cli-parse/parse-opts ["--set" "engine.outcomes-retained=50"
+                                                          "--set" "certification.window-transactions = 200"]
+                                                         cli/options)
+          test {:hosts {:subnet "10.77.0"} :nodes ["n1" "n2"] :partitions 2 :snapshot-every 200
+                :dir (io/file "target" "settings-test") :settings (:settings options)}]
+      (is (nil? errors))
+      (is (= {"engine.outcomes-retained" "50" "certification.window-transactions" "200"} (:settings options)))
+      (doseq [node ["n1" "n2"]]
+        (let [lines (set (str/split-lines (db/config test node)))]
+          (is (contains? lines "engine.outcomes-retained=50"))
+          (is (contains? lines "certification.window-transactions=200"))
+          (is (contains? lines (str "node.id=" node)))))))
+  (testing "none given: nothing added"
+    (is (= {} (:settings (:options (cli-parse/parse-opts [] cli/options))))))
+  (testing "malformed or harness-owned settings are refused by name"
+    (is (re-find #"key=value" (first (:errors (cli-parse/parse-opts ["--set" "=5"] cli/options)))))
+    (is (re-find #"key=value" (first (:errors (cli-parse/parse-opts ["--set" "novalue"] cli/options)))))
+    (is (re-find #"cluster.partitions is written by the harness"
+                 (first (:errors (cli-parse/parse-opts ["--set" "cluster.partitions=3"] cli/options)))))))
 
 (deftest verdict-merging
   (is (false? (checks/merge-valid [true :unknown false])))

@@ -1,32 +1,27 @@
 package dev.duro.consensus;
 
 import dev.duro.core.Limits;
-import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.CoreCodec;
-import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.engine.Command;
-import java.util.ArrayList;
+import dev.duro.core.wire.LogEntryCodec;
 import java.util.List;
 
-/** The content of one Raft log entry: a batch of commands (group commit), with a format version. */
+/**
+ * The content of one Raft log entry: a batch of commands (group commit) in {@link LogEntryCodec}'s format. Each
+ * command is encoded once, when it is queued ({@link #encodeCommand}), and joined into an entry later.
+ */
 public final class CommandBatches {
-    private static final int FORMAT_VERSION = 1;
-
     private final CoreCodec codec;
+    private final LogEntryCodec entries;
 
     public CommandBatches(Limits limits) {
         this.codec = new CoreCodec(limits);
+        this.entries = new LogEntryCodec(limits);
     }
 
     public byte[] encode(List<? extends Command> commands) {
-        ByteWriter out = new ByteWriter(64 * commands.size() + 8);
-        out.writeByte(FORMAT_VERSION);
-        out.writeVarLong(commands.size());
-        for (Command command : commands) {
-            codec.writeCommand(out, command);
-        }
-        return out.toByteArray();
+        return entries.encode(commands);
     }
 
     /** One command's encoding, to be joined into a batch by {@link #join} without encoding it again. */
@@ -38,12 +33,15 @@ public final class CommandBatches {
 
     /** A batch of already encoded commands; equal to {@link #encode} of the commands. */
     public byte[] join(List<byte[]> encodedCommands) {
+        if (encodedCommands.isEmpty()) {
+            throw new IllegalArgumentException("a log entry holds at least one command");
+        }
         int size = 11;
         for (byte[] command : encodedCommands) {
             size += command.length;
         }
         ByteWriter out = new ByteWriter(size);
-        out.writeByte(FORMAT_VERSION);
+        out.writeByte(LogEntryCodec.FORMAT_VERSION);
         out.writeVarLong(encodedCommands.size());
         for (byte[] command : encodedCommands) {
             out.writeRaw(command);
@@ -51,18 +49,14 @@ public final class CommandBatches {
         return out.toByteArray();
     }
 
+    /**
+     * Decodes an entry of any format this build reads (format 1's commands still decode).
+     *
+     * @throws dev.duro.core.codec.MalformedInputException if the bytes are no valid entry
+     * @throws dev.duro.core.codec.UnsupportedVersionException if the entry was written by a newer release: the
+     *     replica must not skip it (its peers on the newer release would not), so it stops
+     */
     public List<Command> decode(byte[] entry) {
-        ByteReader in = new ByteReader(entry);
-        int version = in.readByte();
-        if (version != FORMAT_VERSION) {
-            throw new MalformedInputException("unsupported log entry format " + version);
-        }
-        int count = in.readVarInt(in.remaining(), "commands in log entry");
-        List<Command> commands = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            commands.add(codec.readCommand(in));
-        }
-        in.expectEnd("log entry");
-        return commands;
+        return entries.decode(entry);
     }
 }

@@ -4,9 +4,7 @@ import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.codec.MalformedInputException;
-import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
-import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.EngineStateCodec;
@@ -22,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -57,6 +56,20 @@ import org.slf4j.LoggerFactory;
  * <p>Snapshots hold the engine's whole replicated state ({@link EngineStateCodec}) at the last applied index;
  * Ratis takes them by its policy and purges the log behind them. A replica restarted from a snapshot replays
  * the log after it and ends equal to its peers.
+ *
+ * <h2>The designated voter</h2>
+ *
+ * <p>The engine's designated voter sends the partition's votes on delivery, proposes abort requests into silent
+ * partitions' logs and logs decisions first. The rule: <b>a replica is the designated voter exactly while it is
+ * the Raft leader and has applied every entry committed before its term began.</b> It is set when Ratis reports
+ * the leader ready ({@link #notifyLeaderReady}: the leader's first entry of its term has been applied, and entries
+ * apply in log order, so every entry it held when elected, which includes everything committed by earlier
+ * leaders, has been delivered to the engine) and cleared as soon as leadership moves ({@link #notifyLeaderChanged},
+ * {@link #notifyNotLeader}). Leadership alone is not enough: a new leader that was behind replays old entries for a
+ * while, and each global it replays waits for votes its peers finished with long ago; as voter it would propose an
+ * abort request for each into a log that may have forgotten the transaction, and a late abort request can only cost
+ * liveness there (an {@code OUTCOME_UNKNOWN}, a retried commit aborted) for a transaction that is long decided. The
+ * flag is local state and only affects liveness: any replica may be voter, or none, without breaking safety.
  */
 public final class PartitionStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionStateMachine.class);
@@ -76,6 +89,9 @@ public final class PartitionStateMachine extends BaseStateMachine {
     /** Readers waiting for SC to reach a snapshot; guarded by {@link #lock}. */
     private final TreeMap<Long, List<CompletableFuture<Long>>> snapshotWaiters = new TreeMap<>();
 
+    /** Whether this replica is the Raft leader, as last notified; written under {@link #lock}. */
+    private volatile boolean leader;
+    /** See the class documentation; written under {@link #lock}, read by the frontier publisher without it. */
     private volatile boolean designatedVoter;
 
     public PartitionStateMachine(int partition, EngineSettings settings, Limits limits, EffectHandler effects) {
@@ -170,10 +186,53 @@ public final class PartitionStateMachine extends BaseStateMachine {
 
     @Override
     public void notifyLeaderChanged(RaftGroupMemberId memberId, RaftPeerId newLeaderId) {
-        boolean voter = memberId.getPeerId().equals(newLeaderId);
-        designatedVoter = voter;
         synchronized (lock) {
-            engine.setDesignatedVoter(voter);
+            leader = memberId.getPeerId().equals(newLeaderId);
+            if (!leader) {
+                setDesignatedVoter(false);
+            }
+            // Becoming leader sets nothing yet: the voter waits for notifyLeaderReady (class documentation).
+        }
+    }
+
+    /**
+     * Ratis calls this on the applier thread once the leader's first entry of its term has been applied: this
+     * replica has now delivered everything committed before it was elected. Checked against the division under
+     * the lock, because leadership may have moved on since Ratis decided to call.
+     */
+    @Override
+    public void notifyLeaderReady() {
+        synchronized (lock) {
+            if (leader && leaderReadyNow()) {
+                setDesignatedVoter(true);
+                LOG.info(
+                        "partition {}: leader applied the log up to {}; it is the designated voter",
+                        partition,
+                        getLastAppliedTermIndex());
+            }
+        }
+    }
+
+    @Override
+    public void notifyNotLeader(Collection<TransactionContext> pendingEntries) {
+        synchronized (lock) {
+            leader = false;
+            setDesignatedVoter(false);
+        }
+    }
+
+    /** Must hold {@link #lock}. */
+    private void setDesignatedVoter(boolean voter) {
+        designatedVoter = voter;
+        engine.setDesignatedVoter(voter);
+    }
+
+    private boolean leaderReadyNow() {
+        try {
+            return getServer().join().getDivision(getGroupId()).getInfo().isLeaderReady();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("partition {}: cannot tell whether this leader is ready: {}", partition, e.toString());
+            return false;
         }
     }
 
@@ -194,8 +253,10 @@ public final class PartitionStateMachine extends BaseStateMachine {
     }
 
     /**
-     * Decodes an entry, keeping only commands addressed to this partition. The same bytes give the same result
-     * at every replica, so skipping a bad entry (which the server never proposes) keeps replicas identical.
+     * Decodes an entry (commit requests, abort requests and decisions), keeping only commands addressed to this
+     * partition. The same bytes give the same result at every replica, so skipping a bad entry (which the server
+     * never proposes) keeps replicas identical. An entry of a newer log format is not skipped: the decoder's
+     * {@code UnsupportedVersionException} stops this replica, since replicas of the newer release would apply it.
      */
     private List<Command> decode(LogEntryProto entry) {
         try {
@@ -203,7 +264,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
                     batches.decode(entry.getStateMachineLogEntry().getLogData().toByteArray());
             List<Command> ours = new ArrayList<>(decoded.size());
             for (Command command : decoded) {
-                if (participants(command).contains(partition)) {
+                if (command.participants().contains(partition)) {
                     ours.add(command);
                 } else {
                     LOG.warn("partition {} skips a command for other partitions: {}", partition, command.tid());
@@ -214,12 +275,6 @@ public final class PartitionStateMachine extends BaseStateMachine {
             LOG.warn("partition {} skips malformed log entry {}: {}", partition, entry.getIndex(), e.getMessage());
             return List.of();
         }
-    }
-
-    private static List<Integer> participants(Command command) {
-        return command instanceof CommitRequest commit
-                ? commit.participants()
-                : ((AbortRequest) command).participants();
     }
 
     /**
@@ -324,9 +379,10 @@ public final class PartitionStateMachine extends BaseStateMachine {
         }
     }
 
-    public Frontier frontier(long publishedUpTo) {
+    /** This replica's frontier ({@link PartitionEngine#frontier}): self-contained, publishable at any time. */
+    public Frontier frontier() {
         synchronized (lock) {
-            return engine.frontier(publishedUpTo);
+            return engine.frontier();
         }
     }
 
@@ -360,7 +416,13 @@ public final class PartitionStateMachine extends BaseStateMachine {
         }
     }
 
+    /** Whether this replica is the designated voter (class documentation). */
     public boolean isDesignatedVoter() {
         return designatedVoter;
+    }
+
+    /** Whether this replica is the Raft leader as last notified (it may not be the designated voter yet). */
+    public boolean isLeader() {
+        return leader;
     }
 }

@@ -135,6 +135,59 @@ class ConsensusClusterTest {
         }
     }
 
+    /**
+     * The designated voter is the leader once it is ready (it applied its term's first entry, so everything
+     * committed before its election), and no other replica; when the leader's node stops, the next leader takes
+     * over the role and the survivors that are not leader hold it nowhere.
+     */
+    @Test
+    void theDesignatedVoterIsTheReadyLeaderAndFollowsLeadership() throws Exception {
+        startCluster(2);
+        for (int p = 0; p < 2; p++) {
+            ConsensusNode voter = awaitSoleVoter(p, nodes);
+            assertTrue(voter.isLeader(p), voter.nodeId() + " is partition " + p + "'s leader");
+        }
+        ConsensusNode first = awaitSoleVoter(0, nodes);
+        // Commands committed under the first leader: the next must apply them before it becomes the voter.
+        for (int i = 0; i < 20; i++) {
+            CommitRequest request = new CommitRequest(
+                    new TxId(8, i),
+                    List.of(0),
+                    0,
+                    List.of(),
+                    List.of(Write.put(Bytes.utf8("voter-" + i), Bytes.utf8("v"))));
+            first.committer(0).submit(request).get(30, TimeUnit.SECONDS);
+        }
+        first.close();
+        nodes.remove(first); // closed already
+        ConsensusNode next = awaitSoleVoter(0, nodes);
+        assertTrue(next.isLeader(0), next.nodeId() + " leads partition 0 after " + first.nodeId() + " stopped");
+        assertTrue(
+                next.replica(0).snapshotCounter() >= 20,
+                "the new voter applied everything committed before its term: SC "
+                        + next.replica(0).snapshotCounter());
+    }
+
+    /** Waits until exactly one of {@code among} is {@code partition}'s designated voter, and returns it. */
+    private static ConsensusNode awaitSoleVoter(int partition, List<ConsensusNode> among) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            List<ConsensusNode> voters = new ArrayList<>();
+            for (ConsensusNode node : among) {
+                if (node.replica(partition).isDesignatedVoter()) {
+                    voters.add(node);
+                }
+            }
+            if (voters.size() == 1) {
+                return voters.get(0);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("partition " + partition + " has " + voters.size() + " designated voters");
+            }
+            Thread.sleep(20);
+        }
+    }
+
     private void awaitConverged(int partition, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {

@@ -3,7 +3,6 @@ package dev.duro.server;
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.core.OverloadedException;
 import dev.duro.core.engine.CommitRequest;
-import dev.duro.core.engine.Outcome;
 import dev.duro.core.wire.CommitTransaction;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
@@ -22,7 +21,10 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>The coordinator must replicate at least one participant, so the outcome reaches it through its own
  * replica; clients send commits to such a node. A failure to append leaves the outcome unknown: the client is
- * told so and may retry with the same transaction id, which the partitions answer with the first outcome.
+ * told so and may retry with the same transaction id, which the partitions answer with the first outcome. A
+ * partition that no longer retains that outcome says so ({@code Effect.OutcomeUnknown}, the same at every replica
+ * at the same log position), and the client gets {@code OUTCOME_UNKNOWN}: final for that id, since every later
+ * retry meets the same forgotten outcome.
  */
 final class Coordinator {
     private final ConsensusNode consensus;
@@ -56,7 +58,7 @@ final class Coordinator {
                     "node " + consensus.nodeId() + " replicates none of the transaction's partitions; send the"
                             + " commit to a replica of one of them"));
         }
-        CompletableFuture<Outcome> outcome;
+        CompletableFuture<OutcomeWaiters.Answer> outcome;
         try {
             outcome = waiters.register(transaction.tid());
         } catch (OverloadedException e) {
@@ -86,8 +88,15 @@ final class Coordinator {
         }
         outcome.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((finished, failure) -> {
             waiters.forget(transaction.tid(), outcome);
-            if (failure == null) {
-                result.complete(new OutcomeReply(requestId, finished));
+            if (failure == null && finished.known()) {
+                result.complete(new OutcomeReply(requestId, finished.outcome()));
+            } else if (failure == null) {
+                result.complete(new ErrorReply(
+                        requestId,
+                        ErrorCode.OUTCOME_UNKNOWN,
+                        "transaction " + transaction.tid() + " was delivered before and its outcome is no longer"
+                                + " retained (engine.outcomes-retained): it may have committed; this commit was"
+                                + " not certified again, and retrying the same id gives the same answer"));
             } else if (failure instanceof TimeoutException) {
                 result.complete(new ErrorReply(
                         requestId,

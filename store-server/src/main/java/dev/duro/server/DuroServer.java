@@ -88,7 +88,8 @@ public final class DuroServer implements Closeable {
                 consensus,
                 peers,
                 config.nodeId(),
-                new ArrayList<>(config.nodes().keySet()));
+                new ArrayList<>(config.nodes().keySet()),
+                () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
         MessageHandler handler = new MessageHandler(
                 codec,
                 new ReadService(consensus, routing, config.readWaitMax()),

@@ -9,30 +9,46 @@ import dev.duro.core.wire.FrontierMessage;
 import io.netty.channel.Channel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import javax.annotation.Nullable;
 
 /**
- * The vector-of-snapshots service (DESIGN §6). Every few milliseconds, each partition's designated voter on
- * this node publishes its frontier to every node; every node folds the frontiers it receives into its
- * {@link SnapshotVectorTracker}.
+ * The vector-of-snapshots service (DESIGN §6). Every few milliseconds this node hands the frontier of each of its
+ * replicas to its own tracker, and each partition's Raft leader on this node sends its frontier to every other
+ * node; every node folds the frontiers it receives into its {@link SnapshotVectorTracker}.
  *
- * <p>A frontier lists the global commits above what that destination was last sent. What a destination has
- * been sent is forgotten when its connection changes or this replica's leadership does, so after any doubt it
- * is sent everything still retained: frontiers may repeat, never skip a global commit.
+ * <p>A frontier is self-contained ({@code SC} and the dependency vector at it), so nothing is remembered per
+ * destination: any replica may publish, and losing, repeating or reordering frontiers is safe. To keep an idle
+ * cluster quiet, a leader sends only when its {@code SC} changed since its last send, every
+ * {@link #REFRESH_MILLIS} otherwise (covering a lost message), and at once to a peer whose connection is new (a
+ * restarted node needs a frontier of every partition before it serves cuts). The link to every peer is polled
+ * each round, which also reconnects one that no vote uses: under local-only load a restarted node would otherwise
+ * never hear a frontier again and never build a linearizable cut.
  */
 final class FrontierPublisher {
+    /** A leader whose {@code SC} did not move sends its frontier again this often. */
+    static final long REFRESH_MILLIS = 1_000;
+
     private final ConsensusNode consensus;
     private final PeerLinks peers;
     private final String selfId;
     private final List<String> nodes;
+    private final LongSupplier clockMillis;
     private final SnapshotVectorTracker tracker;
-    /** partition → destination → counter last sent; only touched by the publishing thread. */
-    private final Map<Integer, Map<String, Long>> published = new HashMap<>();
+
+    /** Only touched by the publishing thread: partition → what it last sent to the peers. */
+    private final Map<Integer, Sent> lastSent = new HashMap<>();
+    /** Only touched by the publishing thread: peer → its live channel at the last round. */
+    private final Map<String, Channel> channels = new HashMap<>();
+
+    private record Sent(long snapshotCounter, long atMillis) {}
 
     private static final int CUT_WAITERS_MAX = 10_000;
 
@@ -41,59 +57,56 @@ final class FrontierPublisher {
 
     private record CutWaiter(long[] minimum, CompletableFuture<long[]> future) {}
 
-    /** destination → the channel the counters above were sent on. */
-    private final Map<String, Channel> publishedOn = new HashMap<>();
-
-    FrontierPublisher(ConsensusNode consensus, PeerLinks peers, String selfId, List<String> nodes) {
+    FrontierPublisher(
+            ConsensusNode consensus, PeerLinks peers, String selfId, List<String> nodes, LongSupplier clockMillis) {
         this.consensus = consensus;
         this.peers = peers;
         this.selfId = selfId;
         this.nodes = List.copyOf(nodes);
+        this.clockMillis = clockMillis;
         this.tracker = new SnapshotVectorTracker(consensus.topology().partitionCount());
     }
 
     /** One round: called periodically from a single thread. */
     void publish() {
+        long now = clockMillis.getAsLong();
+        List<String> live = new ArrayList<>(nodes.size());
+        List<String> reconnected = new ArrayList<>(nodes.size());
         for (String node : nodes) {
-            if (!node.equals(selfId)) {
-                // Polled every round: a peer that was down is reconnected even when no vote goes its way, and
-                // anything it may have missed is sent again once it is back.
-                Channel channel = peers.liveChannel(node);
-                if (channel != publishedOn.get(node)) {
-                    if (channel == null) {
-                        publishedOn.remove(node);
-                    } else {
-                        publishedOn.put(node, channel);
-                    }
-                    for (Map<String, Long> sent : published.values()) {
-                        sent.remove(node);
-                    }
+            if (node.equals(selfId)) {
+                continue;
+            }
+            Channel channel = peers.liveChannel(node); // polled every round: starts a reconnect when there is none
+            Channel before = channel == null ? channels.remove(node) : channels.put(node, channel);
+            if (channel != null) {
+                live.add(node);
+                if (channel != before) {
+                    reconnected.add(node);
                 }
             }
         }
         for (PartitionStateMachine replica : consensus.replicas()) {
+            Frontier frontier = replica.frontier();
+            accept(frontier);
             int partition = replica.partition();
-            if (!replica.isDesignatedVoter()) {
-                published.remove(partition);
+            if (!replica.isLeader()) {
+                lastSent.remove(partition);
                 continue;
             }
-            Map<String, Long> sent = published.computeIfAbsent(partition, p -> new HashMap<>());
-            for (String node : nodes) {
-                boolean self = node.equals(selfId);
-                if (!self && !publishedOn.containsKey(node)) {
-                    continue; // not connected: sent in full once it is
-                }
-                long upTo = sent.getOrDefault(node, 0L);
-                Frontier frontier = replica.frontier(upTo);
-                if (frontier.snapshotCounter() == upTo && frontier.globals().isEmpty() && sent.containsKey(node)) {
-                    continue; // nothing new for this destination
-                }
-                if (self) {
-                    accept(frontier);
-                } else {
-                    peers.send(node, new FrontierMessage(frontier));
-                }
-                sent.put(node, frontier.snapshotCounter());
+            Sent sent = lastSent.get(partition);
+            boolean due = sent == null
+                    || sent.snapshotCounter() != frontier.snapshotCounter()
+                    || now - sent.atMillis() >= REFRESH_MILLIS;
+            List<String> to = due ? live : reconnected;
+            if (to.isEmpty()) {
+                continue;
+            }
+            FrontierMessage message = new FrontierMessage(frontier);
+            for (String node : to) {
+                peers.send(node, message);
+            }
+            if (due) {
+                lastSent.put(partition, new Sent(frontier.snapshotCounter(), now));
             }
         }
     }
@@ -139,7 +152,32 @@ final class FrontierPublisher {
                     }
                     return awaitCut(minimum);
                 })
-                .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS);
+                .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        failure instanceof TimeoutException ? new TimeoutException(stalled(confirmed)) : failure));
+    }
+
+    /** Which step a linearizable cut that timed out was waiting for, for the NOT_READY message. */
+    private String stalled(List<CompletableFuture<Long>> confirmed) {
+        List<Integer> unanswered = new ArrayList<>();
+        List<Long> minimum = new ArrayList<>();
+        for (int p = 0; p < confirmed.size(); p++) {
+            CompletableFuture<Long> counter = confirmed.get(p);
+            if (!counter.isDone()) {
+                unanswered.add(p);
+            } else {
+                minimum.add(counter.isCompletedExceptionally() ? -1 : counter.join());
+            }
+        }
+        if (!unanswered.isEmpty()) {
+            return "no ReadIndex answer from partitions " + unanswered;
+        }
+        long[] cut;
+        synchronized (tracker) {
+            cut = tracker.cut();
+        }
+        return "the consistent cut " + Arrays.toString(cut) + " does not cover the delivered counters " + minimum
+                + " yet";
     }
 
     private CompletableFuture<long[]> awaitCut(long[] minimum) {

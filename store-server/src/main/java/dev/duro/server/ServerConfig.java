@@ -86,16 +86,17 @@ public final class ServerConfig {
                 .withWindowTransactions(in.integer("certification.window-transactions", 100_000, 1, 10_000_000))
                 .withBloomReadSetKeysMin(
                         in.integer("certification.bloom-read-set-keys-min", 1024, 0, Integer.MAX_VALUE));
-        engine = EngineSettings.DEFAULT
-                .withCertification(certification)
-                .withRetention(
-                        in.integer("engine.snapshots-retained", 100_000, 1, Integer.MAX_VALUE),
-                        in.integer("engine.outcomes-retained", 100_000, 1, 10_000_000))
-                .withTimeouts(
-                        in.integer("engine.vote-resend-after-millis", 50, 1, 60_000),
-                        // Longer than a Raft election (1-2 s): a leader change alone must not abort global
-                        // transactions whose part is still in flight at that partition.
-                        in.integer("engine.abort-request-after-millis", 3_000, 1, 600_000));
+        // The retention windows. Any values are safe (docs/window-safety.md): smaller ones only turn more late
+        // retries into OUTCOME_UNKNOWN, more old snapshots into SNAPSHOT_TOO_OLD, more votes into resends.
+        engine = new EngineSettings(
+                certification,
+                in.integer("engine.snapshots-retained", 100_000, 1, Integer.MAX_VALUE),
+                in.integer("engine.outcomes-retained", 100_000, 1, 10_000_000),
+                in.integer("engine.buffered-votes-max", EngineSettings.DEFAULT.bufferedVotesMax(), 1, 10_000_000),
+                in.integer("engine.vote-resend-after-millis", 50, 1, 60_000),
+                // Longer than a Raft election (1-2 s): a leader change alone must not abort global transactions
+                // whose part is still in flight at that partition.
+                in.integer("engine.abort-request-after-millis", 3_000, 1, 600_000));
         fsync = in.bool("raft.fsync", true);
         snapshotEveryEntries = in.integer("raft.snapshot-every-entries", 20_000, 1, Integer.MAX_VALUE);
         batchCommandsMax = in.integer("raft.batch-commands-max", 1_000, 1, 100_000);

@@ -4,6 +4,7 @@ import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.EffectHandler;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.OverloadedException;
+import dev.duro.core.engine.Command;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.Vote;
 import dev.duro.core.wire.VoteMessage;
@@ -17,9 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Carries out the engines' effects on this node: replies complete waiting commits, votes go to every replica
- * of the target partitions (over the network, or straight to a local replica), abort requests are proposed
- * into the silent partition's log.
+ * Carries out the engines' effects on this node: replies (and word of an outcome no longer retained) complete
+ * waiting commits, votes go to every replica of the target partitions (over the network, or straight to a local
+ * replica), abort requests and decisions are proposed into the target partition's log.
  */
 final class ServerEffects implements EffectHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ServerEffects.class);
@@ -49,6 +50,8 @@ final class ServerEffects implements EffectHandler {
         for (Effect effect : effects) {
             if (effect instanceof Effect.Reply reply) {
                 waiters.complete(reply.outcome());
+            } else if (effect instanceof Effect.OutcomeUnknown unknown) {
+                waiters.completeUnknown(unknown.tid());
             } else if (effect instanceof Effect.SendVote send) {
                 if (votesByNode == null) {
                     votesByNode = new LinkedHashMap<>();
@@ -62,7 +65,9 @@ final class ServerEffects implements EffectHandler {
                     }
                 }
             } else if (effect instanceof Effect.ProposeAbort abort) {
-                proposeAbort(abort);
+                propose(abort.request(), abort.target(), "abort request");
+            } else if (effect instanceof Effect.ProposeDecision decision) {
+                propose(decision.decision(), decision.target(), "decision");
             }
         }
         if (votesByNode != null) {
@@ -91,19 +96,20 @@ final class ServerEffects implements EffectHandler {
         }
     }
 
-    private void proposeAbort(Effect.ProposeAbort abort) {
+    /**
+     * Proposes {@code command} into {@code target}'s log, best effort: a proposal that fails or is shed is made
+     * again by the engine (abort requests and unlogged decisions are retried on its timers).
+     */
+    private void propose(Command command, int target, String what) {
         try {
-            consensus.get().committer(abort.target()).submit(abort.request()).whenComplete((ok, failure) -> {
+            consensus.get().committer(target).submit(command).whenComplete((ok, failure) -> {
                 if (failure != null) {
                     LOG.debug(
-                            "abort request for {} into partition {} failed: {}",
-                            abort.request().tid(),
-                            abort.target(),
-                            failure.toString());
+                            "{} for {} into partition {} failed: {}", what, command.tid(), target, failure.toString());
                 }
             });
         } catch (OverloadedException e) {
-            LOG.debug("abort request for {} deferred: {}", abort.request().tid(), e.getMessage());
+            LOG.debug("{} for {} into partition {} deferred: {}", what, command.tid(), target, e.getMessage());
         }
     }
 }

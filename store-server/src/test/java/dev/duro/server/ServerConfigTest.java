@@ -33,4 +33,31 @@ class ServerConfigTest {
                 "runs/a+b/n1",
                 ServerConfig.of(oneNode("runs/a+b/n1")).dataDirectory().toString());
     }
+
+    @Test
+    void theRetentionWindowsAreSetPerNode() {
+        Properties p = oneNode("data/n1");
+        p.setProperty("engine.outcomes-retained", "50");
+        p.setProperty("engine.snapshots-retained", "300");
+        p.setProperty("engine.buffered-votes-max", "70");
+        p.setProperty("certification.window-transactions", "200");
+        var engine = ServerConfig.of(p).engine();
+        assertEquals(50, engine.outcomesRetained());
+        assertEquals(300, engine.snapshotsRetained());
+        assertEquals(70, engine.bufferedVotesMax());
+        assertEquals(200, engine.certification().windowTransactions());
+    }
+
+    @Test
+    void aRetentionWindowOutOfRangeIsReportedByNameTogetherWithTheOthers() {
+        Properties p = oneNode("data/n1");
+        p.setProperty("engine.outcomes-retained", "0");
+        p.setProperty("engine.buffered-votes-max", "many");
+        p.setProperty("engine.global-commits-retained", "10");
+        var error = assertThrows(ServerConfig.InvalidConfigException.class, () -> ServerConfig.of(p));
+        assertEquals(3, error.problems().size(), error.getMessage());
+        assertTrue(error.getMessage().contains("engine.outcomes-retained must be in [1, 10000000], was 0"));
+        assertTrue(error.getMessage().contains("engine.buffered-votes-max is not an integer"));
+        assertTrue(error.getMessage().contains("engine.global-commits-retained is not a known setting"));
+    }
 }
