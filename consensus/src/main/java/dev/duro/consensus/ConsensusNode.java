@@ -157,9 +157,9 @@ public final class ConsensusNode implements Closeable {
         RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("32MB"));
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !settings.fsync());
         // A log entry may hold a whole batch of large values.
-        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.batchBytesMax() + (2 << 20)));
+        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
-                properties, SizeInBytes.valueOf(settings.batchBytesMax() + (1 << 20)));
+                properties, SizeInBytes.valueOf(settings.appenderBufferBytesMax()));
         // How often a leader retries a follower it cannot reach. Ratis's default backs off to one try every 5 s
         // after 30 failures, so a follower restarted after a few seconds down waited up to 5 s before the leader
         // tried it again, and served reads from a stale replica meanwhile; worse, if the leader then died the
@@ -332,7 +332,7 @@ public final class ConsensusNode implements Closeable {
         RaftProperties properties = new RaftProperties();
         RaftServerConfigKeys.Rpc.setRequestTimeout(
                 properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
-        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.batchBytesMax() + (2 << 20)));
+        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
         RaftPeerId leader = leaderOf(partition);
         RaftClient.Builder builder = RaftClient.newBuilder()
                 .setProperties(properties)

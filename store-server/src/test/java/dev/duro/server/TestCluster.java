@@ -61,6 +61,7 @@ final class TestCluster implements AutoCloseable {
     private final Path root;
     private final Flavour flavour;
     private final String label;
+    private final String heap;
     private final List<String> nodeIds;
     private final Map<String, Properties> properties = new LinkedHashMap<>();
     private final Map<String, ServerConfig> configs = new LinkedHashMap<>();
@@ -78,6 +79,7 @@ final class TestCluster implements AutoCloseable {
         private int replication = 3;
         private Flavour flavour = Flavour.IN_JVM;
         private String label = "cluster";
+        private String heap = "512m";
         private final Map<String, String> settings = new LinkedHashMap<>();
 
         private Builder(Path root) {
@@ -110,6 +112,12 @@ final class TestCluster implements AutoCloseable {
             return this;
         }
 
+        /** The most heap of each node's process ({@code -Xmx}), e.g. {@code 4g}; only for {@link Flavour#PROCESSES}. */
+        Builder heap(String size) {
+            this.heap = size;
+            return this;
+        }
+
         /** Any other ServerConfig setting, applied to every node. */
         Builder set(String key, String value) {
             settings.put(key, value);
@@ -138,6 +146,7 @@ final class TestCluster implements AutoCloseable {
         this.root = builder.root;
         this.flavour = builder.flavour;
         this.label = builder.label;
+        this.heap = builder.heap;
         List<String> ids = new ArrayList<>();
         for (int i = 1; i <= builder.nodes; i++) {
             ids.add("n" + i);
@@ -298,7 +307,7 @@ final class TestCluster implements AutoCloseable {
                         java.toString(),
                         "-cp",
                         System.getProperty("java.class.path"),
-                        "-Xmx512m",
+                        "-Xmx" + heap,
                         "-XX:+UseSerialGC",
                         "-XX:TieredStopAtLevel=1",
                         "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4",
