@@ -160,6 +160,9 @@ public final class ConsensusNode implements Closeable {
         GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
                 properties, SizeInBytes.valueOf(settings.appenderBufferBytesMax()));
+        // A snapshot larger than one message goes out in several; see ConsensusSettings.snapshotChunkBytesMax.
+        RaftServerConfigKeys.Log.Appender.setSnapshotChunkSizeMax(
+                properties, SizeInBytes.valueOf(settings.snapshotChunkBytesMax()));
         // How often a leader retries a follower it cannot reach. Ratis's default backs off to one try every 5 s
         // after 30 failures, so a follower restarted after a few seconds down waited up to 5 s before the leader
         // tried it again, and served reads from a stale replica meanwhile; worse, if the leader then died the
