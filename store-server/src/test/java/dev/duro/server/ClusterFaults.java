@@ -15,6 +15,7 @@ import dev.duro.core.wire.SnapshotVectorReply;
 import dev.duro.core.wire.SnapshotVectorRequest;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -181,5 +182,23 @@ final class ClusterFaults {
             }));
         }
         return values;
+    }
+
+    /** The size of the largest state-machine snapshot file in a group's directory, or 0 if none is there. */
+    static long largestSnapshotBytes(Path group) throws IOException {
+        long largest = 0;
+        try (Stream<Path> files = Files.list(group.resolve("sm"))) {
+            for (Path file : files.toList()) {
+                String name = file.getFileName().toString();
+                if (name.startsWith("snapshot.") && !name.endsWith(".md5") && !name.endsWith(".writing")) {
+                    try {
+                        largest = Math.max(largest, Files.size(file));
+                    } catch (NoSuchFileException deleted) {
+                        // an older snapshot the replica has just let go
+                    }
+                }
+            }
+        }
+        return largest;
     }
 }

@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.duro.client.DuroClient;
 import dev.duro.consensus.ConsensusSettings;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,7 +68,7 @@ class LargeSnapshotCatchUpTest {
             writers.awaitMoreCommits(4, "while " + wiped + " is down");
             for (int p = 0; p < cluster.partitionCount(); p++) {
                 String leader = cluster.awaitLeader(p);
-                long snapshotBytes = largestSnapshotBytes(cluster.raftGroupDirectory(leader, p));
+                long snapshotBytes = ClusterFaults.largestSnapshotBytes(cluster.raftGroupDirectory(leader, p));
                 assertTrue(
                         snapshotBytes > MESSAGE_BYTES_MAX,
                         "partition " + p + "'s snapshot at " + leader + " (" + snapshotBytes
@@ -102,23 +99,5 @@ class LargeSnapshotCatchUpTest {
             writers.stop();
             faults.assertNothingLost(writers, wiped);
         }
-    }
-
-    /** The size of the largest state-machine snapshot file in a group's directory, or 0 if none is there. */
-    private static long largestSnapshotBytes(Path group) throws IOException {
-        long largest = 0;
-        try (Stream<Path> files = Files.list(group.resolve("sm"))) {
-            for (Path file : files.toList()) {
-                String name = file.getFileName().toString();
-                if (name.startsWith("snapshot.") && !name.endsWith(".md5") && !name.endsWith(".writing")) {
-                    try {
-                        largest = Math.max(largest, Files.size(file));
-                    } catch (NoSuchFileException deleted) {
-                        // an older snapshot the replica has just let go
-                    }
-                }
-            }
-        }
-        return largest;
     }
 }

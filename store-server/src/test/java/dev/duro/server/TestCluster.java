@@ -61,7 +61,7 @@ final class TestCluster implements AutoCloseable {
     private final Path root;
     private final Flavour flavour;
     private final String label;
-    private final String heap;
+    private final List<String> jvmOptions;
     private final List<String> nodeIds;
     private final Map<String, Properties> properties = new LinkedHashMap<>();
     private final Map<String, ServerConfig> configs = new LinkedHashMap<>();
@@ -79,7 +79,9 @@ final class TestCluster implements AutoCloseable {
         private int replication = 3;
         private Flavour flavour = Flavour.IN_JVM;
         private String label = "cluster";
-        private String heap = "512m";
+        /** Small and quick to start: the tests' clusters hold little data. */
+        private List<String> jvmOptions = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
         private final Map<String, String> settings = new LinkedHashMap<>();
 
         private Builder(Path root) {
@@ -112,9 +114,9 @@ final class TestCluster implements AutoCloseable {
             return this;
         }
 
-        /** The most heap of each node's process ({@code -Xmx}), e.g. {@code 4g}; only for {@link Flavour#PROCESSES}. */
-        Builder heap(String size) {
-            this.heap = size;
+        /** The JVM options of each node's process, instead of the small defaults; only for {@link Flavour#PROCESSES}. */
+        Builder jvmOptions(String... options) {
+            this.jvmOptions = List.of(options);
             return this;
         }
 
@@ -146,7 +148,7 @@ final class TestCluster implements AutoCloseable {
         this.root = builder.root;
         this.flavour = builder.flavour;
         this.label = builder.label;
-        this.heap = builder.heap;
+        this.jvmOptions = builder.jvmOptions;
         List<String> ids = new ArrayList<>();
         for (int i = 1; i <= builder.nodes; i++) {
             ids.add("n" + i);
@@ -303,17 +305,16 @@ final class TestCluster implements AutoCloseable {
             properties.get(node).store(out, "test cluster node " + node);
         }
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        return new ProcessBuilder(
-                        java.toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "-Xmx" + heap,
-                        "-XX:+UseSerialGC",
-                        "-XX:TieredStopAtLevel=1",
-                        "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4",
-                        ServerMain.class.getName(),
-                        "--config",
-                        configFile.toString())
+        List<String> command = new ArrayList<>();
+        command.add(java.toString());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.addAll(jvmOptions);
+        command.add("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
+        command.add(ServerMain.class.getName());
+        command.add("--config");
+        command.add(configFile.toString());
+        return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(node).toFile()))
                 .start();
