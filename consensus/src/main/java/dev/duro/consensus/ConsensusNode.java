@@ -5,26 +5,19 @@ import dev.duro.core.engine.EngineSettings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
-import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -59,9 +52,6 @@ public final class ConsensusNode implements Closeable {
     private static final long ELECTION_TIMEOUT_MIN_MILLIS = 1_000;
     private static final long ELECTION_TIMEOUT_MAX_MILLIS = 2_000;
 
-    private static final Duration FRESH_REPLICA_WATCH = Duration.ofMinutes(10);
-    private static final int FRESH_REPLICA_CHECKS_BEFORE_HANDOVER = 6;
-
     private final String nodeId;
     private final RaftTopology topology;
     private final ConsensusSettings settings;
@@ -72,11 +62,7 @@ public final class ConsensusNode implements Closeable {
     private final Map<Integer, RaftClient> readClients = new ConcurrentHashMap<>();
 
     private final CommandBatches batches;
-    private final ScheduledExecutorService freshReplicaWatch = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "duro-fresh-replica-watch");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final FreshReplicaWatch freshReplicaWatch;
 
     private ConsensusNode(
             String nodeId,
@@ -111,6 +97,7 @@ public final class ConsensusNode implements Closeable {
                 .setStateMachineRegistry(registry)
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
+        this.freshReplicaWatch = new FreshReplicaWatch(nodeId, topology, server);
     }
 
     /**
@@ -129,7 +116,7 @@ public final class ConsensusNode implements Closeable {
         ConsensusNode node = new ConsensusNode(nodeId, topology, settings, engineSettings, limits, effects);
         try {
             node.server.start();
-            node.watchFreshReplicas(node.joinGroups());
+            node.freshReplicaWatch.watch(node.joinGroups());
         } catch (IOException | RuntimeException e) {
             node.close();
             throw e;
@@ -157,9 +144,12 @@ public final class ConsensusNode implements Closeable {
         RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("32MB"));
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !settings.fsync());
         // A log entry may hold a whole batch of large values.
-        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.batchBytesMax() + (2 << 20)));
+        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
-                properties, SizeInBytes.valueOf(settings.batchBytesMax() + (1 << 20)));
+                properties, SizeInBytes.valueOf(settings.appenderBufferBytesMax()));
+        // A snapshot larger than one message goes out in several; see ConsensusSettings.snapshotChunkBytesMax.
+        RaftServerConfigKeys.Log.Appender.setSnapshotChunkSizeMax(
+                properties, SizeInBytes.valueOf(settings.snapshotChunkBytesMax()));
         // How often a leader retries a follower it cannot reach. Ratis's default backs off to one try every 5 s
         // after 30 failures, so a follower restarted after a few seconds down waited up to 5 s before the leader
         // tried it again, and served reads from a stale replica meanwhile; worse, if the leader then died the
@@ -202,106 +192,6 @@ public final class ConsensusNode implements Closeable {
         return fresh;
     }
 
-    /**
-     * A replica that starts with empty storage (a new node, or one whose disk was lost or wiped) is filled by its
-     * leader, from the log or with a snapshot. But a Ratis leader that knew this replica before remembers how far
-     * it had replicated to it (the match index, which it never lowers) and may keep resending from there; the
-     * empty replica refuses every time and can stay empty for as long as that leader leads (seen in
-     * ProcessClusterFaultTest). A new leader starts without that memory. So if such a replica's log stays empty for a few seconds although it hears from a leader, it asks
-     * that leader, once, to hand over to another replica (the partition pauses for about an election).
-     */
-    private void watchFreshReplicas(List<Integer> fresh) {
-        Map<Integer, Integer> emptyWithLeader = new HashMap<>(); // only the watch thread touches it
-        for (int partition : fresh) {
-            if (topology.replicas().get(partition).size() >= 3) {
-                emptyWithLeader.put(partition, 0);
-            }
-        }
-        if (emptyWithLeader.isEmpty()) {
-            return;
-        }
-        long deadline = System.nanoTime() + FRESH_REPLICA_WATCH.toNanos();
-        ScheduledFuture<?> unused = freshReplicaWatch.scheduleWithFixedDelay(
-                () -> {
-                    for (int partition : List.copyOf(emptyWithLeader.keySet())) {
-                        checkFreshReplica(partition, emptyWithLeader);
-                    }
-                    if (emptyWithLeader.isEmpty() || System.nanoTime() > deadline) {
-                        if (!emptyWithLeader.isEmpty()) {
-                            LOG.warn("node {}: partitions {} still have empty logs", nodeId, emptyWithLeader.keySet());
-                        }
-                        freshReplicaWatch.shutdown();
-                    }
-                },
-                500,
-                500,
-                TimeUnit.MILLISECONDS);
-    }
-
-    private void checkFreshReplica(int partition, Map<Integer, Integer> emptyWithLeader) {
-        try (RaftClient client = RaftClient.newBuilder()
-                .setProperties(new RaftProperties())
-                .setRaftGroup(topology.group(partition))
-                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
-                        3, TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
-                .build()) {
-            RaftServer.Division division = server.getDivision(topology.groupId(partition));
-            if (division.getRaftLog().getNextIndex() > 0) {
-                emptyWithLeader.remove(partition); // receiving the log (or a snapshot): nothing to do
-                return;
-            }
-            RaftPeerId leader = leaderOf(partition, division, client);
-            if (leader == null) {
-                return;
-            }
-            int checks = emptyWithLeader.merge(partition, 1, Integer::sum);
-            if (checks < FRESH_REPLICA_CHECKS_BEFORE_HANDOVER) {
-                return;
-            }
-            emptyWithLeader.put(partition, 0);
-            for (String replica : topology.replicas().get(partition)) {
-                RaftPeerId candidate = RaftTopology.peerId(replica);
-                if (!candidate.equals(leader) && !replica.equals(nodeId)) {
-                    LOG.warn(
-                            "node {}: partition {} log stays empty under leader {}; asking it to hand over to {}",
-                            nodeId,
-                            partition,
-                            leader,
-                            replica);
-                    client.admin().transferLeadership(candidate, leader, 5_000);
-                    emptyWithLeader.remove(partition); // once: a new leader knows nothing stale of this replica
-                    return;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("node {}: checking partition {}'s fresh replica failed: {}", nodeId, partition, e.toString());
-        }
-    }
-
-    /** The partition's leader, if another replica: as this replica heard, or else as the others say. */
-    private RaftPeerId leaderOf(int partition, RaftServer.Division division, RaftClient client) {
-        RaftPeerId self = RaftTopology.peerId(nodeId);
-        RaftPeerId heard = division.getInfo().getLeaderId();
-        if (heard != null) {
-            return heard.equals(self) ? null : heard;
-        }
-        for (String replica : topology.replicas().get(partition)) {
-            RaftPeerId peer = RaftTopology.peerId(replica);
-            if (peer.equals(self)) {
-                continue;
-            }
-            try {
-                GroupInfoReply info = client.getGroupManagementApi(peer).info(topology.groupId(partition));
-                if (info.getRoleInfoProto().getRole() == RaftPeerRole.LEADER) {
-                    return peer;
-                }
-            } catch (IOException | RuntimeException unreachable) {
-                // ask the next one
-            }
-        }
-        return null;
-    }
-
     public String nodeId() {
         return nodeId;
     }
@@ -332,7 +222,7 @@ public final class ConsensusNode implements Closeable {
         RaftProperties properties = new RaftProperties();
         RaftServerConfigKeys.Rpc.setRequestTimeout(
                 properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
-        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.batchBytesMax() + (2 << 20)));
+        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
         RaftPeerId leader = leaderOf(partition);
         RaftClient.Builder builder = RaftClient.newBuilder()
                 .setProperties(properties)
@@ -393,7 +283,7 @@ public final class ConsensusNode implements Closeable {
 
     @Override
     public void close() throws IOException {
-        freshReplicaWatch.shutdownNow();
+        freshReplicaWatch.close();
         for (GroupCommitter committer : committers.values()) {
             committer.close();
         }

@@ -14,7 +14,8 @@ import java.time.Duration;
  * @param snapshotEveryEntries take a state-machine snapshot after this many log entries, then purge the log
  *     segments it covers (a segment is closed at 32 MB or when the term changes; the open one is kept)
  * @param batchCommandsMax the most commands in one log entry (group commit)
- * @param batchBytesMax the most bytes in one log entry
+ * @param batchBytesMax the most bytes in one log entry; it also sizes the Raft messages between nodes
+ *     ({@link #messageBytesMax()}) and the pieces a snapshot is sent in ({@link #snapshotChunkBytesMax()})
  * @param queuedBytesMax commands waiting for the next log entry, per partition, before submissions are refused
  *     as overloaded
  * @param requestTimeout how long one log append may take before it is retried
@@ -29,11 +30,24 @@ public record ConsensusSettings(
         int batchBytesMax,
         long queuedBytesMax,
         Duration requestTimeout) {
+    /** Bounds {@link #batchBytesMax} so that the message sizes derived from it stay well inside an int. */
+    private static final int BATCH_BYTES_MAX_LIMIT = 256 << 20;
+
+    /**
+     * Room a Raft message needs besides its payload: the AppendEntries or InstallSnapshot header (ids, term,
+     * indexes, commit infos), each entry's own fields, a snapshot chunk's file name and digest, and the group
+     * configuration an InstallSnapshot request carries. Each is at most kilobytes; a megabyte more covers an
+     * AppendEntries message that the appender fills up to {@link #appenderBufferBytesMax()}.
+     */
+    private static final int MESSAGE_ENVELOPE_BYTES = 2 << 20;
+
     public ConsensusSettings {
         require(raftPort >= 0 && raftPort < 65536, "raft.port must be in [0, 65535]: " + raftPort);
         require(snapshotEveryEntries >= 1, "raft.snapshot-every-entries must be >= 1: " + snapshotEveryEntries);
         require(batchCommandsMax >= 1, "raft.batch-commands-max must be >= 1: " + batchCommandsMax);
-        require(batchBytesMax >= 1024, "raft.batch-bytes-max must be >= 1024: " + batchBytesMax);
+        require(
+                batchBytesMax >= 1024 && batchBytesMax <= BATCH_BYTES_MAX_LIMIT,
+                "raft.batch-bytes-max must be in [1024, " + BATCH_BYTES_MAX_LIMIT + "]: " + batchBytesMax);
         require(queuedBytesMax >= batchBytesMax, "raft.queued-bytes-max must be >= raft.batch-bytes-max");
         require(!requestTimeout.isNegative() && !requestTimeout.isZero(), "raft.request-timeout must be positive");
     }
@@ -42,6 +56,31 @@ public record ConsensusSettings(
         if (!condition) {
             throw new IllegalArgumentException(message);
         }
+    }
+
+    /**
+     * The largest gRPC message a node sends to or accepts from its peers, and the limit of the Raft clients that
+     * propose batches: one payload of {@link #batchBytesMax} (a full log entry, or one snapshot chunk) plus its
+     * envelope.
+     */
+    public int messageBytesMax() {
+        return batchBytesMax + MESSAGE_ENVELOPE_BYTES;
+    }
+
+    /** The most log entry bytes a leader gathers into one AppendEntries message to a follower. */
+    public int appenderBufferBytesMax() {
+        return batchBytesMax + (1 << 20);
+    }
+
+    /**
+     * The largest piece of a state-machine snapshot a leader sends in one InstallSnapshot message. Ratis cuts a
+     * snapshot file into chunks of its own size setting (16 MB by default) whatever the message limit is, and a
+     * follower's gRPC refuses a larger message with RESOURCE_EXHAUSTED on every retry: a follower that needed a
+     * snapshot bigger than {@link #messageBytesMax()} never caught up. It is derived from the message limit here,
+     * and nowhere else, so that the two cannot drift apart.
+     */
+    public int snapshotChunkBytesMax() {
+        return messageBytesMax() - MESSAGE_ENVELOPE_BYTES;
     }
 
     public static ConsensusSettings defaults(Path storageDirectory, String raftHost, int raftPort) {

@@ -16,9 +16,11 @@ import dev.duro.core.store.VersionedValue;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -113,7 +115,8 @@ public final class PartitionStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
-        getLifeCycle().startAndTransition(() -> loadSnapshot(storage.getLatestSnapshot()), IOException.class);
+        getLifeCycle()
+                .startAndTransition(() -> loadSnapshot(storage.getLatestSnapshot(), "at start-up"), IOException.class);
     }
 
     /**
@@ -132,7 +135,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
     /** Loads the latest snapshot (one just installed from the leader) and resumes. */
     @Override
     public void reinitialize() throws IOException {
-        loadSnapshot(storage.loadLatestSnapshot());
+        loadSnapshot(storage.loadLatestSnapshot(), "sent by the leader");
         LifeCycle lifeCycle = getLifeCycle();
         if (lifeCycle.compareAndTransition(LifeCycle.State.PAUSED, LifeCycle.State.STARTING)) {
             lifeCycle.transition(LifeCycle.State.RUNNING);
@@ -144,12 +147,18 @@ public final class PartitionStateMachine extends BaseStateMachine {
         return storage;
     }
 
-    private void loadSnapshot(SingleFileSnapshotInfo snapshot) throws IOException {
+    /**
+     * Replaces the engine with the one in {@code snapshot}. The whole file is read into memory and decoded
+     * there, so a replica needs about twice its state's size in heap while it loads one.
+     */
+    private void loadSnapshot(SingleFileSnapshotInfo snapshot, String source) throws IOException {
         if (snapshot == null) {
             return;
         }
+        long startNanos = System.nanoTime();
         Path file = snapshot.getFile().getPath();
-        PartitionEngine restored = stateCodec.read(Files.readAllBytes(file), partition, settings);
+        byte[] state = Files.readAllBytes(file);
+        PartitionEngine restored = stateCodec.read(state, partition, settings);
         synchronized (lock) {
             restored.setDesignatedVoter(designatedVoter);
             engine = restored;
@@ -157,14 +166,24 @@ public final class PartitionStateMachine extends BaseStateMachine {
             releaseSnapshotWaiters();
         }
         LOG.info(
-                "partition {} restored from snapshot at {} (SC {})",
+                "partition {} restored from snapshot at {} (SC {}, {} bytes, loaded in {} ms), {}",
                 partition,
                 snapshot.getTermIndex(),
-                restored.snapshotCounter());
+                restored.snapshotCounter(),
+                state.length,
+                (System.nanoTime() - startNanos) / 1_000_000,
+                source);
     }
 
+    /**
+     * Writes the engine's state at the last applied index. The engine is encoded under the lock (applying the log
+     * waits meanwhile, which the log line reports), then written and synced outside it: the log behind a snapshot
+     * is purged, so a snapshot that a power loss could truncate after its rename would leave nothing to recover
+     * from.
+     */
     @Override
     public long takeSnapshot() throws IOException {
+        long startNanos = System.nanoTime();
         byte[] state;
         TermIndex last;
         synchronized (lock) {
@@ -174,14 +193,40 @@ public final class PartitionStateMachine extends BaseStateMachine {
             }
             state = stateCodec.write(engine);
         }
+        long encodedNanos = System.nanoTime();
         File target = storage.getSnapshotFile(last.getTerm(), last.getIndex());
         Path temporary = target.toPath().resolveSibling(target.getName() + ".writing");
-        Files.write(temporary, state);
+        writeDurably(temporary, state);
         Files.move(temporary, target.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        syncDirectory(target.toPath().getParent());
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(
                 new FileInfo(target.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(target)), last));
-        LOG.debug("partition {} snapshot at {} ({} bytes)", partition, last, state.length);
+        LOG.info(
+                "partition {} snapshot at {}: {} bytes, encoded in {} ms (applying waits meanwhile), written in {} ms",
+                partition,
+                last,
+                state.length,
+                (encodedNanos - startNanos) / 1_000_000,
+                (System.nanoTime() - encodedNanos) / 1_000_000);
         return last.getIndex();
+    }
+
+    private static void writeDurably(Path file, byte[] bytes) throws IOException {
+        try (FileChannel channel = FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            ByteBuffer remaining = ByteBuffer.wrap(bytes);
+            while (remaining.hasRemaining()) {
+                channel.write(remaining);
+            }
+            channel.force(true);
+        }
+    }
+
+    /** Makes a rename in {@code directory} durable. */
+    private static void syncDirectory(Path directory) throws IOException {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
     }
 
     @Override

@@ -61,6 +61,7 @@ final class TestCluster implements AutoCloseable {
     private final Path root;
     private final Flavour flavour;
     private final String label;
+    private final List<String> jvmOptions;
     private final List<String> nodeIds;
     private final Map<String, Properties> properties = new LinkedHashMap<>();
     private final Map<String, ServerConfig> configs = new LinkedHashMap<>();
@@ -78,6 +79,9 @@ final class TestCluster implements AutoCloseable {
         private int replication = 3;
         private Flavour flavour = Flavour.IN_JVM;
         private String label = "cluster";
+        /** Small and quick to start: the tests' clusters hold little data. */
+        private List<String> jvmOptions = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
         private final Map<String, String> settings = new LinkedHashMap<>();
 
         private Builder(Path root) {
@@ -110,6 +114,12 @@ final class TestCluster implements AutoCloseable {
             return this;
         }
 
+        /** The JVM options of each node's process, instead of the small defaults; only for {@link Flavour#PROCESSES}. */
+        Builder jvmOptions(String... options) {
+            this.jvmOptions = List.of(options);
+            return this;
+        }
+
         /** Any other ServerConfig setting, applied to every node. */
         Builder set(String key, String value) {
             settings.put(key, value);
@@ -138,6 +148,7 @@ final class TestCluster implements AutoCloseable {
         this.root = builder.root;
         this.flavour = builder.flavour;
         this.label = builder.label;
+        this.jvmOptions = builder.jvmOptions;
         List<String> ids = new ArrayList<>();
         for (int i = 1; i <= builder.nodes; i++) {
             ids.add("n" + i);
@@ -294,17 +305,16 @@ final class TestCluster implements AutoCloseable {
             properties.get(node).store(out, "test cluster node " + node);
         }
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        return new ProcessBuilder(
-                        java.toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "-Xmx512m",
-                        "-XX:+UseSerialGC",
-                        "-XX:TieredStopAtLevel=1",
-                        "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4",
-                        ServerMain.class.getName(),
-                        "--config",
-                        configFile.toString())
+        List<String> command = new ArrayList<>();
+        command.add(java.toString());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.addAll(jvmOptions);
+        command.add("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
+        command.add(ServerMain.class.getName());
+        command.add("--config");
+        command.add(configFile.toString());
+        return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(node).toFile()))
                 .start();

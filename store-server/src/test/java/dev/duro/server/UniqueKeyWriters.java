@@ -42,6 +42,7 @@ final class UniqueKeyWriters implements AutoCloseable {
     private final Queue<String> failures = new ConcurrentLinkedQueue<>();
 
     private final boolean global;
+    private final int valueBytes;
 
     UniqueKeyWriters(DuroClient client, String prefix, int threadCount) {
         this(client, prefix, threadCount, false);
@@ -52,8 +53,17 @@ final class UniqueKeyWriters implements AutoCloseable {
      *     partitions) every commit is a global transaction certified by two partitions
      */
     UniqueKeyWriters(DuroClient client, String prefix, int threadCount, boolean global) {
+        this(client, prefix, threadCount, global, 0);
+    }
+
+    /**
+     * @param valueBytes pads every value to this many bytes (shorter values are left as they are), so that a few
+     *     commits fill a log segment or make a large snapshot
+     */
+    UniqueKeyWriters(DuroClient client, String prefix, int threadCount, boolean global, int valueBytes) {
         this.client = client;
         this.global = global;
+        this.valueBytes = valueBytes;
         this.view = client.cluster();
         this.prefix = prefix;
         this.acknowledgedPerPartition = new AtomicIntegerArray(view.partitionCount());
@@ -67,7 +77,7 @@ final class UniqueKeyWriters implements AutoCloseable {
     private void write(int thread) {
         for (int i = 0; i < COMMITS_PER_THREAD_MAX && !stopping.get(); i++) {
             String key = prefix + thread + "-" + i;
-            String value = "value-" + thread + "-" + i;
+            String value = padded("value-" + thread + "-" + i);
             String companion = global ? companionOf(key) : null;
             try (Transaction tx = client.begin()) {
                 tx.put(key, value);
@@ -109,6 +119,10 @@ final class UniqueKeyWriters implements AutoCloseable {
                 failures.add(key + ": " + e);
             }
         }
+    }
+
+    private String padded(String value) {
+        return value.length() >= valueBytes ? value : value + "-".repeat(valueBytes - value.length());
     }
 
     private void acknowledge(String key, String value) {
