@@ -9,6 +9,7 @@ import dev.duro.core.Write;
 import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.CutAdvance;
 import dev.duro.core.engine.Decision;
 import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.Vote;
@@ -49,6 +50,7 @@ public final class CoreCodec {
     private static final int COMMAND_COMMIT = 3;
     private static final int COMMAND_ABORT = 4;
     private static final int COMMAND_DECISION = 5;
+    private static final int COMMAND_CUT_ADVANCE = 6;
 
     /** Wire codes of the abort reasons, by position: append new kinds, never reorder. */
     private static final List<AbortReason.Kind> REASON_KINDS = List.of(
@@ -167,6 +169,10 @@ public final class CoreCodec {
             writePartitions(out, abort.participants());
             out.writeVarLong(abort.requestedBy());
             out.writeVarLong(abort.targetSnapshot());
+        } else if (command instanceof CutAdvance advance) {
+            out.writeByte(COMMAND_CUT_ADVANCE);
+            out.writeVarLong(advance.partition());
+            writeNumbers(out, advance.cut());
         } else {
             Decision decision = (Decision) command;
             out.writeByte(COMMAND_DECISION);
@@ -182,6 +188,9 @@ public final class CoreCodec {
             case COMMAND_COMMIT_V1 -> readCommit(in, true);
             case COMMAND_ABORT, COMMAND_ABORT_V1 -> readAbort(in, type == COMMAND_ABORT_V1);
             case COMMAND_DECISION -> readDecision(in);
+            case COMMAND_CUT_ADVANCE -> new CutAdvance(
+                    in.readVarInt(PARTITIONS_MAX - 1, "cut advance partition"),
+                    readNumbers(in, PARTITIONS_MAX, "cut advance snapshot"));
             default -> throw new MalformedInputException("unknown command type " + type);
         };
     }
@@ -347,12 +356,14 @@ public final class CoreCodec {
         out.writeVarLong(frontier.partition());
         out.writeVarLong(frontier.snapshotCounter());
         writeNumbers(out, frontier.dependencies());
+        writeNumbers(out, frontier.cutFloor());
     }
 
     public static Frontier readFrontier(ByteReader in) {
         int partition = in.readVarInt(PARTITIONS_MAX - 1, "frontier partition");
         long counter = readNonNegative(in, "frontier snapshot counter");
         List<Long> dependencies = readNumbers(in, PARTITIONS_MAX, "frontier dependency");
-        return new Frontier(partition, counter, dependencies);
+        List<Long> cutFloor = readNumbers(in, PARTITIONS_MAX, "frontier cut floor");
+        return new Frontier(partition, counter, dependencies, cutFloor);
     }
 }

@@ -48,11 +48,8 @@ public final class EngineStateCodec {
         engine.store().writeTo(out);
         engine.certifier().writeTo(out);
         engine.forgotten().writeTo(out);
-        long[] dependencies = engine.dependencies();
-        out.writeInt(dependencies.length);
-        for (long dependency : dependencies) {
-            out.writeVarLong(dependency);
-        }
+        writeVector(out, engine.dependencies());
+        writeVector(out, engine.cutFloor());
         out.writeInt(engine.pendingCount());
         for (PartitionEngine.Pending entry : engine.pendingQueue()) {
             codec.writeCommand(out, entry.request);
@@ -98,15 +95,9 @@ public final class EngineStateCodec {
         Certifier certifier = Certifier.readFrom(in, partition, settings.certification());
         PartitionEngine engine = new PartitionEngine(partition, settings, store, certifier, snapshotCounter);
         ForgottenIds forgotten = ForgottenIds.readFrom(in, settings.outcomesRetained());
-        int width = in.readCount();
-        if (width > CoreCodec.PARTITIONS_MAX) {
-            throw new MalformedInputException("dependency vector wider than " + CoreCodec.PARTITIONS_MAX);
-        }
-        long[] dependencies = new long[width];
-        for (int q = 0; q < width; q++) {
-            dependencies[q] = CoreCodec.readNonNegative(in, "dependency");
-        }
-        engine.restoreCounters(forgotten, dependencies);
+        long[] dependencies = readVector(in, "dependency");
+        long[] cutFloor = readVector(in, "cut floor");
+        engine.restoreCounters(forgotten, dependencies, cutFloor);
         int pending = in.readCount();
         for (int i = 0; i < pending; i++) {
             if (!(codec.readCommand(in) instanceof CommitRequest request)) {
@@ -141,6 +132,25 @@ public final class EngineStateCodec {
         in.expectEnd("engine snapshot");
         engine.restoreUnlogged();
         return engine;
+    }
+
+    private static void writeVector(ByteWriter out, long[] vector) {
+        out.writeInt(vector.length);
+        for (long value : vector) {
+            out.writeVarLong(value);
+        }
+    }
+
+    private static long[] readVector(ByteReader in, String what) {
+        int width = in.readCount();
+        if (width > CoreCodec.PARTITIONS_MAX) {
+            throw new MalformedInputException(what + " vector wider than " + CoreCodec.PARTITIONS_MAX);
+        }
+        long[] vector = new long[width];
+        for (int q = 0; q < width; q++) {
+            vector[q] = CoreCodec.readNonNegative(in, what);
+        }
+        return vector;
     }
 
     private static void writeRetained(ByteWriter out, TxId tid, PartitionEngine.Decided known, long pscBefore) {

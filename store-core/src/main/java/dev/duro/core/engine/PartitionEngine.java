@@ -121,6 +121,8 @@ public final class PartitionEngine {
      * {@code SC}: the frontier's dependency vector. Grows to the highest partition seen.
      */
     private long[] dependencies = new long[0];
+    /** The newest cut of the chain delivered in this log ({@link CutAdvance}); empty until one is. */
+    private long[] cutFloor = new long[0];
 
     /** Votes for transactions not delivered here yet. Arrival order differs per replica; decisions do not. */
     private final LinkedHashMap<TxId, Map<Integer, Vote>> bufferedVotes = new LinkedHashMap<>();
@@ -393,8 +395,10 @@ public final class PartitionEngine {
             deliverCommit(request);
         } else if (command instanceof AbortRequest request) {
             deliverAbortRequest(request);
+        } else if (command instanceof Decision decision) {
+            deliverDecision(decision);
         } else {
-            deliverDecision((Decision) command);
+            raiseCutFloor((CutAdvance) command);
         }
         forgetOldOutcomes();
     }
@@ -518,6 +522,17 @@ public final class PartitionEngine {
             }
         }
         finishReady();
+    }
+
+    /** The floor becomes the component-wise maximum of itself and the cut: consistent, and never lower. */
+    private void raiseCutFloor(CutAdvance advance) {
+        List<Long> cut = advance.cut();
+        if (cut.size() > cutFloor.length) {
+            cutFloor = Arrays.copyOf(cutFloor, cut.size());
+        }
+        for (int q = 0; q < cut.size(); q++) {
+            cutFloor[q] = Math.max(cutFloor[q], cut.get(q));
+        }
     }
 
     /** A vote from another partition. Duplicates and votes for finished transactions are harmless. */
@@ -944,11 +959,20 @@ public final class PartitionEngine {
      * never forgotten, so any replica may publish it, as often as it likes.
      */
     public Frontier frontier() {
-        List<Long> vector = new ArrayList<>(dependencies.length);
-        for (long dependency : dependencies) {
-            vector.add(dependency);
+        return new Frontier(partition, snapshotCounter, boxed(dependencies), boxed(cutFloor));
+    }
+
+    private static List<Long> boxed(long[] values) {
+        List<Long> list = new ArrayList<>(values.length);
+        for (long value : values) {
+            list.add(value);
         }
-        return new Frontier(partition, snapshotCounter, vector);
+        return list;
+    }
+
+    /** The newest cut of the chain this log holds; empty if none. */
+    public long[] cutFloor() {
+        return cutFloor.clone();
     }
 
     // ---- effects ----
@@ -973,9 +997,10 @@ public final class PartitionEngine {
         pendingByTid.put(entry.request.tid(), entry);
     }
 
-    void restoreCounters(ForgottenIds forgottenIds, long[] dependencyVector) {
+    void restoreCounters(ForgottenIds forgottenIds, long[] dependencyVector, long[] floor) {
         this.forgotten = forgottenIds;
         this.dependencies = dependencyVector.clone();
+        this.cutFloor = floor.clone();
     }
 
     /** After a restore: the finished globals whose decision is not in the log yet are proposed again. */

@@ -13,10 +13,17 @@ import java.util.List;
  *
  * @param dependencies indexed by partition; missing entries (a shorter list) are 0, and the entry of
  *     {@code partition} itself is ignored
+ * @param cutFloor the newest cut of the chain this partition's log holds ({@code CutAdvance}), indexed by
+ *     partition; empty if its log holds none
  */
-public record Frontier(int partition, long snapshotCounter, List<Long> dependencies) {
+public record Frontier(int partition, long snapshotCounter, List<Long> dependencies, List<Long> cutFloor) {
+    public Frontier(int partition, long snapshotCounter, List<Long> dependencies) {
+        this(partition, snapshotCounter, dependencies, List.of());
+    }
+
     public Frontier {
         dependencies = List.copyOf(dependencies);
+        cutFloor = List.copyOf(cutFloor);
         if (partition < 0 || snapshotCounter < 0) {
             throw new IllegalArgumentException(
                     "frontier partition and counter must be >= 0: " + partition + ", SC " + snapshotCounter);
@@ -24,6 +31,11 @@ public record Frontier(int partition, long snapshotCounter, List<Long> dependenc
         for (long dependency : dependencies) {
             if (dependency < 0) {
                 throw new IllegalArgumentException("dependencies must be >= 0: " + dependencies);
+            }
+        }
+        for (long snapshot : cutFloor) {
+            if (snapshot < 0) {
+                throw new IllegalArgumentException("cut floor must be >= 0: " + cutFloor);
             }
         }
     }

@@ -38,6 +38,8 @@ public final class SnapshotVectorTracker {
     private final List<TreeMap<Long, long[]>> points = new ArrayList<>();
 
     private final long[] cut;
+    /** The newest cut of the chain (docs/window-safety.md) any frontier carried: what read-only transactions read. */
+    private final long[] chainCut;
     /** Per partition, whether any frontier of it has arrived. */
     private final boolean[] heard;
 
@@ -47,6 +49,7 @@ public final class SnapshotVectorTracker {
         }
         this.partitions = partitions;
         cut = new long[partitions];
+        chainCut = new long[partitions];
         heard = new boolean[partitions];
         for (int p = 0; p < partitions; p++) {
             TreeMap<Long, long[]> known = new TreeMap<>();
@@ -66,6 +69,16 @@ public final class SnapshotVectorTracker {
 
     public long cutAt(int partition) {
         return cut[partition];
+    }
+
+    /**
+     * The newest cut of the chain this tracker has heard of: the cut partition 0's log holds (a frontier of it
+     * carries it). Its cuts only grow along that log, so any two cuts of the chain, wherever they were learnt, are
+     * comparable, and read-only transactions that read them never see two independent commits in opposite orders.
+     * {@link #cut()} is what the chain is fed with.
+     */
+    public long[] chainCut() {
+        return chainCut.clone();
     }
 
     /**
@@ -111,6 +124,16 @@ public final class SnapshotVectorTracker {
             }
         }
         heard[partition] = true;
+        List<Long> floor = frontier.cutFloor();
+        if (floor.size() > partitions) {
+            throw new IllegalArgumentException("frontier of partition " + partition + " carries a cut of "
+                    + floor.size() + " partitions (of " + partitions + ")");
+        }
+        if (dominates(floor, chainCut)) {
+            for (int q = 0; q < floor.size(); q++) {
+                chainCut[q] = floor.get(q);
+            }
+        }
         long counter = frontier.snapshotCounter();
         TreeMap<Long, long[]> known = points.get(partition);
         if (counter <= cut[partition] || known.containsKey(counter)) {
@@ -125,6 +148,17 @@ public final class SnapshotVectorTracker {
             thin(known);
         }
         recompute();
+    }
+
+    /** Whether {@code floor} is at least {@code current} everywhere (a later cut of the chain). */
+    private static boolean dominates(List<Long> floor, long[] current) {
+        for (int q = 0; q < current.length; q++) {
+            long value = q < floor.size() ? floor.get(q) : 0;
+            if (value < current[q]) {
+                return false;
+            }
+        }
+        return !floor.isEmpty();
     }
 
     /** Drops the point closest to its lower neighbour, never the cut's point or the newest. */

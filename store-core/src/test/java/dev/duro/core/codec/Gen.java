@@ -8,6 +8,7 @@ import dev.duro.core.Write;
 import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.CutAdvance;
 import dev.duro.core.engine.Decision;
 import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.Vote;
@@ -163,11 +164,19 @@ public final class Gen {
     }
 
     public Frontier frontier() {
-        List<Long> dependencies = new ArrayList<>();
+        return new Frontier(partition(), nonNegative(), vector(), chance(0.5) ? List.of() : vector());
+    }
+
+    private List<Long> vector() {
+        List<Long> values = new ArrayList<>();
         for (int i = chance(0.1) ? size(200) : size(4); i > 0; i--) {
-            dependencies.add(nonNegative());
+            values.add(nonNegative());
         }
-        return new Frontier(partition(), nonNegative(), dependencies);
+        return values;
+    }
+
+    public CutAdvance cutAdvance() {
+        return new CutAdvance(partition(), vector());
     }
 
     public CommitRequest commitRequest() {
@@ -198,7 +207,7 @@ public final class Gen {
     }
 
     public Command command() {
-        return chance(0.7) ? commitRequest() : chance(0.5) ? abortRequest() : decision();
+        return chance(0.7) ? commitRequest() : chance(0.4) ? abortRequest() : chance(0.7) ? decision() : cutAdvance();
     }
 
     /** Printable text of at most {@code maxChars} chars, mixing ASCII, accented, CJK and non-BMP characters. */

@@ -349,6 +349,16 @@ class PartitionEngineScenariosTest {
         assertEquals(1, engine.pendingCount());
     }
 
+    // ---- the chain of cuts ----
+
+    @Test
+    void cutAdvancesRaiseTheFloorToTheirMaximumAndItIsPublished() {
+        engine.deliver(new CutAdvance(HERE, List.of(3L, 5L)));
+        engine.deliver(new CutAdvance(HERE, List.of(4L, 2L, 1L))); // a late, partly older proposal
+        assertEquals(List.of(4L, 5L, 1L), engine.frontier().cutFloor());
+        assertEquals(0, engine.pendingSnapshotCounter(), "a cut advance is no transaction");
+    }
+
     // ---- reads ----
 
     @Test

@@ -5,6 +5,7 @@ import dev.duro.core.TxId;
 import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.CutAdvance;
 import dev.duro.core.engine.Decision;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineStateCodec;
@@ -281,7 +282,10 @@ final class Cluster {
                             .toList();
         }
         if (command instanceof Decision decision) {
-            return "decision " + describe(decision.outcome());
+            return "decision " + describe(decision.outcome()) + " logged by P" + decision.loggedBy();
+        }
+        if (command instanceof CutAdvance advance) {
+            return "cut advance " + advance.cut();
         }
         AbortRequest request = (AbortRequest) command;
         return "abort-request " + Trace.name(request.tid()) + " parts=" + request.participants() + " by P"

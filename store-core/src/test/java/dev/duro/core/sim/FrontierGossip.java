@@ -1,5 +1,6 @@
 package dev.duro.core.sim;
 
+import dev.duro.core.engine.CutAdvance;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.snapshot.SnapshotVectorTracker;
 import java.util.Arrays;
@@ -23,6 +24,7 @@ final class FrontierGossip {
     private final Counters counters;
     private final Violations violations;
     private SnapshotVectorTracker tracker;
+    private long[] lastProposed = new long[0];
 
     FrontierGossip(
             Scheduler scheduler,
@@ -48,19 +50,39 @@ final class FrontierGossip {
         for (PartitionGroup group : cluster.groups()) {
             scheduler.after(dice.millis(1, 20), () -> publish(group));
         }
+        scheduler.after(dice.millis(5, 20), this::advanceChain);
         scheduler.after(dice.millis(200, 2_000), this::maybeRestartTracker);
     }
 
     /**
-     * The tracker's cut if it has heard from every partition and covers {@code session} (the client's own
-     * commits), else null: a server answers {@code NOT_READY} or waits then.
+     * As partition 0's leader node does: proposes the tracker's cut into partition 0's log whenever it moved, so
+     * the cuts read-only transactions read form one chain whatever tracker computed them.
+     */
+    private void advanceChain() {
+        long[] cut = tracker.cut();
+        if (!java.util.Arrays.equals(cut, lastProposed)) {
+            lastProposed = cut;
+            List<Long> values = new java.util.ArrayList<>(cut.length);
+            for (long snapshot : cut) {
+                values.add(snapshot);
+            }
+            counters.increment("cut advances proposed");
+            cluster.propose(0, new CutAdvance(0, values));
+        }
+        scheduler.after(dice.millis(5, 20), this::advanceChain);
+    }
+
+    /**
+     * The newest cut of the chain this tracker knows, if it has heard from every partition and the cut covers
+     * {@code minimum} (the client's own commits, and a ReadIndex for a linearizable transaction), else null: a
+     * server answers {@code NOT_READY} or waits then.
      */
     @Nullable
     long[] cutCovering(long[] session) {
         if (!tracker.heardFromEveryPartition()) {
             return null;
         }
-        long[] cut = tracker.cut();
+        long[] cut = tracker.chainCut();
         for (int p = 0; p < cut.length; p++) {
             if (cut[p] < session[p]) {
                 return null;

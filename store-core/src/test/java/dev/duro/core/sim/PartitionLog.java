@@ -2,6 +2,7 @@ package dev.duro.core.sim;
 
 import dev.duro.core.TxId;
 import dev.duro.core.engine.Command;
+import dev.duro.core.engine.CutAdvance;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +23,10 @@ final class PartitionLog {
     /** Appends a batch and returns its index. */
     int append(List<Command> batch) {
         for (Command command : batch) {
-            firstPosition.putIfAbsent(command.tid(), commands++);
+            if (!(command instanceof CutAdvance)) { // not a transaction's
+                firstPosition.putIfAbsent(command.tid(), commands);
+            }
+            commands++;
         }
         batches.add(List.copyOf(batch));
         return batches.size() - 1;
