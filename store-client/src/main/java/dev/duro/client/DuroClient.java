@@ -265,6 +265,18 @@ public final class DuroClient implements AutoCloseable {
         return committed.result();
     }
 
+    /**
+     * A read-only transaction read {@code cut}: later transactions of this client read no older snapshot (monotonic
+     * reads). Cuts form one chain, so a later cut covering this one always comes.
+     */
+    void recordCut(long[] cut) {
+        for (int partition = 0; partition < cut.length; partition++) {
+            if (cut[partition] > 0) {
+                sessionTokens.merge(partition, cut[partition], Math::max);
+            }
+        }
+    }
+
     void recordCommit(CommitResult result) {
         result.versions().forEach((partition, version) -> sessionTokens.merge(partition, version, Math::max));
     }

@@ -37,10 +37,14 @@ public final class ReadOnlyTransaction implements KeyReader {
                 .thenApply(read -> read.value());
     }
 
-    /** The cut this transaction reads at: fetched on first use, and no older than this client's writes. */
+    /**
+     * The cut this transaction reads at: fetched on first use, and no older than this client's writes or the cuts
+     * its earlier read-only transactions read (monotonic reads; cuts form one chain, docs/window-safety.md).
+     */
     public long[] cut() {
         if (cut == null) {
             cut = fetchCut();
+            client.recordCut(cut);
         }
         return cut.clone();
     }

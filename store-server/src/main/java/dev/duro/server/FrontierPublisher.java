@@ -3,6 +3,7 @@ package dev.duro.server;
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.OverloadedException;
+import dev.duro.core.engine.CutAdvance;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.snapshot.SnapshotVectorTracker;
 import dev.duro.core.wire.FrontierMessage;
@@ -24,6 +25,11 @@ import javax.annotation.Nullable;
  * replicas to its own tracker, and each partition's Raft leader on this node sends its frontier to every other
  * node; every node folds the frontiers it receives into its {@link SnapshotVectorTracker}.
  *
+ * <p>Read-only transactions read the chain of cuts partition 0's log holds, not this node's own tracker cut: two
+ * nodes' trackers can compute incomparable cuts, at which two read-only transactions would see two independent
+ * commits in opposite orders. The caught-up leader of partition 0 feeds its tracker's cut into that chain
+ * ({@link #advanceChain}); partition 0's frontiers carry the chain's newest cut to every node.
+ *
  * <p>A frontier is self-contained ({@code SC} and the dependency vector at it), so nothing is remembered per
  * destination: any replica may publish, and losing, repeating or reordering frontiers is safe. To keep an idle
  * cluster quiet, a leader sends only when its {@code SC} changed since its last send, every
@@ -33,8 +39,12 @@ import javax.annotation.Nullable;
  * never hear a frontier again and never build a linearizable cut.
  */
 final class FrontierPublisher {
-    /** A leader whose {@code SC} did not move sends its frontier again this often. */
+    /** A leader whose frontier did not change sends it again this often. */
     static final long REFRESH_MILLIS = 1_000;
+    /** The partition whose log holds the chain of cuts read-only transactions read (docs/window-safety.md). */
+    static final int CHAIN_PARTITION = 0;
+    /** The leader of {@link #CHAIN_PARTITION} proposes its tracker's cut into the chain at most this often. */
+    static final long CHAIN_ADVANCE_MILLIS = 10;
 
     private final ConsensusNode consensus;
     private final PeerLinks peers;
@@ -48,7 +58,12 @@ final class FrontierPublisher {
     /** Only touched by the publishing thread: peer → its live channel at the last round. */
     private final Map<String, Channel> channels = new HashMap<>();
 
-    private record Sent(long snapshotCounter, long atMillis) {}
+    private record Sent(Frontier frontier, long atMillis) {}
+
+    /** Only touched by the publishing thread: the cut last proposed into the chain, and when. */
+    private long[] chainProposed = new long[0];
+
+    private long chainProposedAtMillis;
 
     private static final int CUT_WAITERS_MAX = 10_000;
 
@@ -93,10 +108,11 @@ final class FrontierPublisher {
                 lastSent.remove(partition);
                 continue;
             }
+            if (partition == CHAIN_PARTITION && replica.isDesignatedVoter()) {
+                advanceChain(now);
+            }
             Sent sent = lastSent.get(partition);
-            boolean due = sent == null
-                    || sent.snapshotCounter() != frontier.snapshotCounter()
-                    || now - sent.atMillis() >= REFRESH_MILLIS;
+            boolean due = sent == null || !sent.frontier().equals(frontier) || now - sent.atMillis() >= REFRESH_MILLIS;
             List<String> to = due ? live : reconnected;
             if (to.isEmpty()) {
                 continue;
@@ -106,8 +122,40 @@ final class FrontierPublisher {
                 peers.send(node, message);
             }
             if (due) {
-                lastSent.put(partition, new Sent(frontier.snapshotCounter(), now));
+                lastSent.put(partition, new Sent(frontier, now));
             }
+        }
+    }
+
+    /**
+     * As the caught-up leader of {@link #CHAIN_PARTITION}: proposes this node's tracker cut into that partition's
+     * log when it moved. Every replica raises its cut floor to the maximum of the floor and the cut, so the cuts
+     * the log holds form one chain, whichever node's tracker fed it, and read-only transactions read only those.
+     */
+    private void advanceChain(long now) {
+        if (now - chainProposedAtMillis < CHAIN_ADVANCE_MILLIS) {
+            return;
+        }
+        long[] cut;
+        synchronized (tracker) {
+            if (!tracker.heardFromEveryPartition()) {
+                return;
+            }
+            cut = tracker.cut();
+        }
+        if (Arrays.equals(cut, chainProposed) && now - chainProposedAtMillis < REFRESH_MILLIS) {
+            return; // proposed already; again once a second, in case that proposal was lost with a leader
+        }
+        List<Long> values = new ArrayList<>(cut.length);
+        for (long snapshot : cut) {
+            values.add(snapshot);
+        }
+        try {
+            consensus.committer(CHAIN_PARTITION).submit(new CutAdvance(CHAIN_PARTITION, values));
+            chainProposed = cut;
+            chainProposedAtMillis = now;
+        } catch (OverloadedException e) {
+            // the next round tries again
         }
     }
 
@@ -117,7 +165,7 @@ final class FrontierPublisher {
         long[] cut;
         synchronized (tracker) {
             tracker.update(frontier);
-            cut = tracker.cut();
+            cut = tracker.chainCut();
             cutWaiters.removeIf(waiter -> {
                 if (waiter.future.isDone()) {
                     return true; // timed out
@@ -174,15 +222,15 @@ final class FrontierPublisher {
         }
         long[] cut;
         synchronized (tracker) {
-            cut = tracker.cut();
+            cut = tracker.chainCut();
         }
-        return "the consistent cut " + Arrays.toString(cut) + " does not cover the delivered counters " + minimum
+        return "the chain of cuts at " + Arrays.toString(cut) + " does not cover the delivered counters " + minimum
                 + " yet";
     }
 
     private CompletableFuture<long[]> awaitCut(long[] minimum) {
         synchronized (tracker) {
-            long[] cut = tracker.cut();
+            long[] cut = tracker.chainCut();
             if (covers(cut, minimum)) {
                 return CompletableFuture.completedFuture(cut);
             }
@@ -206,14 +254,14 @@ final class FrontierPublisher {
     }
 
     /**
-     * The greatest consistent cut this node knows, or null until a frontier of every partition has arrived (see
-     * {@link SnapshotVectorTracker#heardFromEveryPartition}): a node that just started answers {@code NOT_READY}
-     * and the client asks another.
+     * The newest cut of the chain this node knows ({@link SnapshotVectorTracker#chainCut}), or null until a frontier
+     * of every partition has arrived (see {@link SnapshotVectorTracker#heardFromEveryPartition}): a node that just
+     * started answers {@code NOT_READY} and the client asks another.
      */
     @Nullable
     long[] cut() {
         synchronized (tracker) {
-            return tracker.heardFromEveryPartition() ? tracker.cut() : null;
+            return tracker.heardFromEveryPartition() ? tracker.chainCut() : null;
         }
     }
 }

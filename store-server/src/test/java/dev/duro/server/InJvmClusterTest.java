@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
+import dev.duro.client.ReadConsistency;
 import dev.duro.client.Transaction;
 import dev.duro.client.TransactionAbortedException;
 import dev.duro.consensus.PartitionStateMachine;
@@ -209,6 +210,9 @@ class InJvmClusterTest {
         for (int a = 0; a < 2; a++) {
             DuroClient client = cluster.newClient();
             auditors.add(() -> {
+                // A fresh client may first get a cut from before the opening; one linearizable read covers it,
+                // and each later cut of this client is at least the one before (monotonic reads).
+                client.readOnly(ReadConsistency.LINEARIZABLE, ro -> ro.getLong(all.get(0)));
                 for (int i = 0; i < 10_000 && (!transfersDone.get() || i < 5); i++) {
                     long seen = client.readOnly(ro -> {
                         long sum = 0;
