@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
+import dev.duro.client.ReadConsistency;
 import dev.duro.core.Bytes;
 import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.ReadRequest;
@@ -170,7 +171,8 @@ final class ClusterFaults {
         List<String> all = new ArrayList<>(keys);
         for (int from = 0; from < all.size(); from += 100) {
             List<String> batch = all.subList(from, Math.min(all.size(), from + 100));
-            values.putAll(client.readOnly(ro -> {
+            // Linearizable: every commit acknowledged before is in its cut (a snapshot cut may trail the chain).
+            values.putAll(client.readOnly(ReadConsistency.LINEARIZABLE, ro -> {
                 Map<String, String> read = new HashMap<>();
                 for (String key : batch) {
                     String value = ro.get(key);

@@ -109,8 +109,12 @@ class InJvmClusterTest {
         }
         List<Callable<Void>> auditors = new ArrayList<>();
         auditors.add(() -> {
-            // Read-only transactions over both partitions at one consistent cut, from any replica.
+            // Read-only transactions over both partitions at one consistent cut, from any replica. The first is
+            // linearizable, so it covers the opening; each later cut of this client is at least the one before.
             DuroClient client = clients.get(0);
+            client.readOnly(
+                    ReadConsistency.LINEARIZABLE,
+                    ro -> ro.getLong(accounts.get(0).get(0)));
             for (int i = 0; i < 10_000 && (!transfersDone.get() || i < 5); i++) {
                 long[] sums = client.readOnly(ro -> {
                     long[] perPartition = new long[PARTITIONS];
@@ -355,7 +359,7 @@ class InJvmClusterTest {
     }
 
     private static long total(DuroClient client, List<String> accounts) {
-        return client.readOnly(ro -> {
+        return client.readOnly(ReadConsistency.LINEARIZABLE, ro -> {
             long sum = 0;
             for (String account : accounts) {
                 sum += ro.getLong(account);
