@@ -24,9 +24,10 @@ import javax.annotation.Nullable;
  *   <li>{@link #upTo()}: {@code PSC} as it was just before the newest forgotten delivery. A transaction reads a
  *       snapshot no newer than {@code PSC} at any later point of the log, so one whose snapshot here is above it
  *       was certainly never delivered in the forgotten part.
- *   <li>Bloom filters of the forgotten ids, in two generations of {@link #generationCapacity} ids; no false
- *       negatives, so "not in a filter" proves an id is new. When the older generation is dropped, every snapshot at
- *       or below the counters it covered becomes ambiguous ({@link #droppedUpTo}).
+ *   <li>Bloom filters of the forgotten ids, in two generations of {@link #generationCapacity} ids (at least
+ *       {@link #GENERATION_CAPACITY_MIN}); no false negatives, so "not in a filter" proves an id is new. When the
+ *       older generation is dropped, every snapshot at or below the counters it covered becomes ambiguous
+ *       ({@link #droppedUpTo}).
  * </ol>
  *
  * <p>An ambiguous id is answered as unknown (a commit) or left without a tombstone (an abort request); a false
@@ -48,9 +49,23 @@ final class ForgottenIds {
     /** The highest {@code PSC}-before of the ids in generations already dropped; -1 while none was. */
     private long droppedUpTo = -1;
 
-    /** Both generations together cover about four times the outcomes a partition retains, at least 2,048 ids. */
-    ForgottenIds(int outcomesRetained) {
-        this.generationCapacity = (int) Math.min(1 << 24, Math.max(1_024L, 2L * outcomesRetained));
+    /**
+     * The fewest ids a generation holds. A late abort request becomes ambiguous once its target has forgotten two
+     * generations of ids since the transaction read it; at 65,536 ids each that takes minutes of load even with a
+     * tiny {@code outcomes-retained}, for about 80 KB a generation (created only once something is forgotten).
+     */
+    static final int GENERATION_CAPACITY_MIN = 1 << 16;
+
+    /** Both generations together cover at least four times the outcomes a partition retains. */
+    static ForgottenIds forOutcomesRetained(int outcomesRetained) {
+        return new ForgottenIds((int) Math.min(1 << 24, Math.max(GENERATION_CAPACITY_MIN, 2L * outcomesRetained)));
+    }
+
+    ForgottenIds(int generationCapacity) {
+        if (generationCapacity < 1) {
+            throw new IllegalArgumentException("a generation holds at least one id: " + generationCapacity);
+        }
+        this.generationCapacity = generationCapacity;
     }
 
     private BloomFilter<TxId> newFilter() {
@@ -106,7 +121,7 @@ final class ForgottenIds {
     }
 
     static ForgottenIds readFrom(ByteReader in, int outcomesRetained) {
-        ForgottenIds ids = new ForgottenIds(outcomesRetained);
+        ForgottenIds ids = forOutcomesRetained(outcomesRetained);
         ids.upTo = in.readLong();
         ids.previousUpTo = in.readLong();
         ids.droppedUpTo = in.readLong();

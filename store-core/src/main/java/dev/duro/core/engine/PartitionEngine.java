@@ -246,7 +246,7 @@ public final class PartitionEngine {
         this.store = store;
         this.certifier = certifier;
         this.snapshotCounter = sc;
-        this.forgotten = new ForgottenIds(settings.outcomesRetained());
+        this.forgotten = ForgottenIds.forOutcomesRetained(settings.outcomesRetained());
     }
 
     // ---- queries ----
