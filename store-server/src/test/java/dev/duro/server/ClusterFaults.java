@@ -165,13 +165,19 @@ final class ClusterFaults {
         }
     }
 
-    /** Reads {@code keys} in read-only transactions of a hundred keys each. */
     private Map<String, String> readThroughClient(Set<String> keys) {
+        return readLinearizably(client, keys);
+    }
+
+    /**
+     * Reads {@code keys} in linearizable read-only transactions of a hundred keys each (every commit acknowledged
+     * before is in their cut; a snapshot cut may trail the chain of cuts); absent keys are left out.
+     */
+    static Map<String, String> readLinearizably(DuroClient client, Set<String> keys) {
         Map<String, String> values = new HashMap<>();
         List<String> all = new ArrayList<>(keys);
         for (int from = 0; from < all.size(); from += 100) {
             List<String> batch = all.subList(from, Math.min(all.size(), from + 100));
-            // Linearizable: every commit acknowledged before is in its cut (a snapshot cut may trail the chain).
             values.putAll(client.readOnly(ReadConsistency.LINEARIZABLE, ro -> {
                 Map<String, String> read = new HashMap<>();
                 for (String key : batch) {

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.DuroClient;
-import dev.duro.client.ReadConsistency;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -156,25 +154,8 @@ class SmallWindowClusterTest {
         assertEquals(expected, actual, "every balance is its opening balance moved by the committed transfers");
     }
 
-    /** Reads {@code keys} in read-only transactions of a hundred keys each; absent keys are left out. */
     private Map<String, String> readAll(Set<String> keys) {
-        Map<String, String> values = new HashMap<>();
-        List<String> all = new ArrayList<>(keys);
-        for (int from = 0; from < all.size(); from += 100) {
-            List<String> batch = all.subList(from, Math.min(all.size(), from + 100));
-            // Linearizable: every commit acknowledged before is in its cut (a snapshot cut may trail the chain).
-            values.putAll(client.readOnly(ReadConsistency.LINEARIZABLE, ro -> {
-                Map<String, String> read = new HashMap<>();
-                for (String key : batch) {
-                    String value = ro.get(key);
-                    if (value != null) {
-                        read.put(key, value);
-                    }
-                }
-                return read;
-            }));
-        }
-        return values;
+        return ClusterFaults.readLinearizably(client, keys);
     }
 
     /** Waits until every replica on {@code node} has reached the {@code SC} its partition's leader has now. */
