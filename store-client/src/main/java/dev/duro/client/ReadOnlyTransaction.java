@@ -6,6 +6,7 @@ import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.HostPort;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -55,13 +56,16 @@ public final class ReadOnlyTransaction implements KeyReader {
         List<HostPort> nodes = health.order(
                 client.cluster().allNodes(), ThreadLocalRandom.current().nextInt(1 << 16));
         long deadline = System.nanoTime() + SESSION_WAIT_MAX.toNanos();
+        // What this client had seen when the transaction began: commits acknowledged later (by other threads of
+        // this client) must not keep moving the target the cut has to reach.
+        Map<Integer, Long> session = client.sessionTokens();
         DuroException last = null;
         for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
             HostPort node = nodes.get(Math.floorMod(attempt, nodes.size()));
             try {
                 long[] vector = client.snapshotVector(node, consistency);
                 health.served(node);
-                if (coversSession(vector)) {
+                if (covers(vector, session)) {
                     return vector;
                 }
             } catch (UnavailableException e) {
@@ -84,8 +88,8 @@ public final class ReadOnlyTransaction implements KeyReader {
                 false);
     }
 
-    private boolean coversSession(long[] vector) {
-        for (var token : client.sessionTokens().entrySet()) {
+    private static boolean covers(long[] vector, Map<Integer, Long> session) {
+        for (var token : session.entrySet()) {
             int partition = token.getKey();
             if (partition < vector.length && vector[partition] < token.getValue()) {
                 return false;
