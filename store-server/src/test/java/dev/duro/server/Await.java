@@ -1,6 +1,7 @@
 package dev.duro.server;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Supplier;
 
 /** Polling with a deadline: the only way these tests wait for the cluster. */
@@ -57,6 +58,21 @@ final class Await {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted while polling", e);
+        }
+    }
+
+    /** Waits for every thread to end, each within {@link #DEADLINE}; one still running fails the test. */
+    static void joinAll(List<Thread> threads) {
+        for (Thread thread : threads) {
+            try {
+                thread.join(DEADLINE.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while stopping " + thread.getName(), e);
+            }
+            if (thread.isAlive()) {
+                throw new AssertionError(thread.getName() + " did not stop");
+            }
         }
     }
 }

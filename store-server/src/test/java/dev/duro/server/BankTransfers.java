@@ -160,17 +160,7 @@ final class BankTransfers implements AutoCloseable {
     /** Stops the threads and waits for them. */
     void stop() {
         stopping.set(true);
-        for (Thread thread : threads) {
-            try {
-                thread.join(Await.DEADLINE.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while stopping " + thread.getName(), e);
-            }
-            if (thread.isAlive()) {
-                throw new AssertionError(thread.getName() + " did not stop");
-            }
-        }
+        Await.joinAll(threads);
     }
 
     Set<String> accounts() {

@@ -183,17 +183,7 @@ final class BulkWriters implements AutoCloseable {
 
     void stop() {
         stopping.set(true);
-        for (Thread thread : threads) {
-            try {
-                thread.join(Await.DEADLINE.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while stopping " + thread.getName(), e);
-            }
-            if (thread.isAlive()) {
-                throw new AssertionError(thread.getName() + " did not stop");
-            }
-        }
+        Await.joinAll(threads);
     }
 
     @Override
