@@ -177,22 +177,10 @@ final class Client {
 
     /** No cut covers this client's own writes yet (or the tracker just restarted): wait, as a server does. */
     private void waitForCut(ClientTransaction transaction) {
-        long now = context.scheduler().now();
-        if (readWaitingSince < 0) {
-            readWaitingSince = now;
-        }
-        if (now - readWaitingSince > READ_WAIT_MAX_MILLIS) {
-            context.violations()
-                    .add(
-                            Violation.Kind.LIVENESS,
-                            "no consistent cut covered the session " + java.util.Arrays.toString(session) + " within "
-                                    + READ_WAIT_MAX_MILLIS + " ms for " + transaction,
-                            List.of(transaction.tid()));
-            transaction.abandon();
-            beginNextLater();
-            return;
-        }
-        context.scheduler().after(5, () -> step(transaction));
+        waitOrGiveUp(
+                transaction,
+                () -> "no consistent cut covered the session " + java.util.Arrays.toString(session) + " within "
+                        + READ_WAIT_MAX_MILLIS + " ms for " + transaction);
     }
 
     /** The mutant's "cut": whatever each partition's voter has applied, consistent or not. */
@@ -206,19 +194,22 @@ final class Client {
     }
 
     private void waitForReplica(ClientTransaction transaction, TransactionPlan.Step step) {
+        waitOrGiveUp(transaction, () -> {
+            Long fixed = transaction.snapshotAt(step.partition());
+            return "no replica of P" + step.partition() + " reached snapshot "
+                    + (fixed == null ? session[step.partition()] : fixed) + " within " + READ_WAIT_MAX_MILLIS
+                    + " ms for " + transaction;
+        });
+    }
+
+    /** Tries the step again in 5 ms; after {@link #READ_WAIT_MAX_MILLIS} of waiting, reports the run as stuck. */
+    private void waitOrGiveUp(ClientTransaction transaction, java.util.function.Supplier<String> stuck) {
         long now = context.scheduler().now();
         if (readWaitingSince < 0) {
             readWaitingSince = now;
         }
         if (now - readWaitingSince > READ_WAIT_MAX_MILLIS) {
-            Long fixed = transaction.snapshotAt(step.partition());
-            context.violations()
-                    .add(
-                            Violation.Kind.LIVENESS,
-                            "no replica of P" + step.partition() + " reached snapshot "
-                                    + (fixed == null ? session[step.partition()] : fixed) + " within "
-                                    + READ_WAIT_MAX_MILLIS + " ms for " + transaction,
-                            List.of(transaction.tid()));
+            context.violations().add(Violation.Kind.LIVENESS, stuck.get(), List.of(transaction.tid()));
             transaction.abandon();
             beginNextLater();
             return;
