@@ -45,6 +45,10 @@ final class ClusterFaults {
 
     /** A node that leads no partition now: with three nodes and two partitions there is always one. */
     String nodeLeadingNoPartition() {
+        return nodeLeadingNoPartition(cluster);
+    }
+
+    static String nodeLeadingNoPartition(TestCluster cluster) {
         Set<String> leaders = new LinkedHashSet<>();
         for (int p = 0; p < cluster.partitionCount(); p++) {
             leaders.add(cluster.awaitLeader(p));

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -170,15 +169,7 @@ class SmallWindowClusterTest {
         }
     }
 
-    /** A node that leads no partition now: with three nodes and two partitions there is always one. */
     private String nodeLeadingNoPartition() {
-        Set<String> leaders = new LinkedHashSet<>();
-        for (int p = 0; p < cluster.partitionCount(); p++) {
-            leaders.add(cluster.awaitLeader(p));
-        }
-        return cluster.nodeIds().stream()
-                .filter(node -> !leaders.contains(node))
-                .findFirst()
-                .orElseThrow();
+        return ClusterFaults.nodeLeadingNoPartition(cluster);
     }
 }

@@ -82,7 +82,7 @@ import javax.annotation.Nullable;
 public final class PartitionEngine {
     /** The most pending transactions behind a waiting head whose votes one resend round asks for. */
     static final int RESEND_BEHIND_HEAD_MAX = 256;
-    /** The most decisions one tick proposes again. */
+    /** The most decisions one tick proposes again, or asks other partitions for. */
     static final int DECISIONS_PER_TICK_MAX = 256;
 
     private final int partition;
@@ -714,7 +714,7 @@ public final class PartitionEngine {
             }
             if (!missing.isEmpty()) {
                 emit(new Effect.SendVote(own.withReplyWanted(false).withDecisionWanted(), missing));
-                if (++asked == RESEND_BEHIND_HEAD_MAX) {
+                if (++asked == DECISIONS_PER_TICK_MAX) {
                     return;
                 }
             }
