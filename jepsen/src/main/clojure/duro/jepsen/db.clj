@@ -78,7 +78,7 @@
   (when-not (alive? test node)
     (let [log (log-file test node)
           cmd (net/in-ns-cmd (:hosts test) node
-                             ["java" "-Xmx512m" "-XX:+UseSerialGC"
+                             ["java" "-Xmx512m" "-XX:+UseSerialGC" "-XX:+ExitOnOutOfMemoryError"
                               "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4"
                               "-jar" (.getAbsolutePath (server-jar test))
                               "--config" (.getAbsolutePath (config-file test node))])

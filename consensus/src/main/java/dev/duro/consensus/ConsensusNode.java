@@ -141,7 +141,10 @@ public final class ConsensusNode implements Closeable {
         // keep the log whole when snapshots are taken more often than that.
         RaftServerConfigKeys.Log.setPurgeGap(
                 properties, (int) Math.min(Integer.MAX_VALUE, settings.snapshotEveryEntries()));
-        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("32MB"));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(settings.logSegmentBytesMax()));
+        // Bounded log-entry cache: see ConsensusSettings.logCacheBytesMax.
+        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(properties, SizeInBytes.valueOf(settings.logCacheBytesMax()));
+        RaftServerConfigKeys.Log.setSegmentCacheNumMax(properties, ConsensusSettings.LOG_CACHED_CLOSED_SEGMENTS_MAX);
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !settings.fsync());
         // A log entry may hold a whole batch of large values.
         GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));

@@ -12,7 +12,8 @@ import java.time.Duration;
  * @param fsync sync the log to disk before acknowledging (default); false trades durability of the last few
  *     milliseconds on a power loss for latency
  * @param snapshotEveryEntries take a state-machine snapshot after this many log entries, then purge the log
- *     segments it covers (a segment is closed at 32 MB or when the term changes; the open one is kept)
+ *     segments it covers (a segment is closed at {@link #logSegmentBytesMax()} or when the term changes; the open
+ *     one is kept)
  * @param batchCommandsMax the most commands in one log entry (group commit)
  * @param batchBytesMax the most bytes in one log entry; it also sizes the Raft messages between nodes
  *     ({@link #messageBytesMax()}) and the pieces a snapshot is sent in ({@link #snapshotChunkBytesMax()})
@@ -40,6 +41,9 @@ public record ConsensusSettings(
      * AppendEntries message that the appender fills up to {@link #appenderBufferBytesMax()}.
      */
     private static final int MESSAGE_ENVELOPE_BYTES = 2 << 20;
+
+    /** How many closed segments the log-entry cache may hold besides the open one. */
+    public static final int LOG_CACHED_CLOSED_SEGMENTS_MAX = 2;
 
     public ConsensusSettings {
         require(raftPort >= 0 && raftPort < 65536, "raft.port must be in [0, 65535]: " + raftPort);
@@ -81,6 +85,24 @@ public record ConsensusSettings(
      */
     public int snapshotChunkBytesMax() {
         return messageBytesMax() - MESSAGE_ENVELOPE_BYTES;
+    }
+
+    /**
+     * The size at which a partition's log segment is closed: two full log entries, and at least 8 MB. Segments are
+     * the unit of purging and of Ratis's log-entry cache, so they are kept small enough for that cache to stay
+     * within {@link #logCacheBytesMax()}.
+     */
+    public int logSegmentBytesMax() {
+        return Math.max(8 << 20, 2 * batchBytesMax);
+    }
+
+    /**
+     * The most log-entry bytes Ratis keeps in memory per partition (the open segment and up to two closed ones),
+     * whatever the log holds on disk. Ratis's own default, 200 MB per group, let a node with two partitions of
+     * large values exhaust a 512 MB heap while a follower was down (docs/replication.md, "Memory").
+     */
+    public long logCacheBytesMax() {
+        return 4L * logSegmentBytesMax();
     }
 
     public static ConsensusSettings defaults(Path storageDirectory, String raftHost, int raftPort) {

@@ -15,7 +15,9 @@ import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.VersionedValue;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,50 +178,53 @@ public final class PartitionStateMachine extends BaseStateMachine {
     }
 
     /**
-     * Writes the engine's state at the last applied index. The engine is encoded under the lock (applying the log
-     * waits meanwhile, which the log line reports), then written and synced outside it: the log behind a snapshot
-     * is purged, so a snapshot that a power loss could truncate after its rename would leave nothing to recover
-     * from.
+     * Writes the engine's state at the last applied index. The engine is encoded under the lock straight into the
+     * snapshot file (applying the log waits meanwhile, which the log line reports), through a buffer of
+     * kilobytes: an in-memory copy would need about three times the state's size at its peak. The file is synced
+     * outside the lock and only then renamed into place: the log behind a snapshot is purged, so a snapshot that a
+     * power loss could truncate after its rename would leave nothing to recover from.
      */
     @Override
     public long takeSnapshot() throws IOException {
         long startNanos = System.nanoTime();
-        byte[] state;
         TermIndex last;
         synchronized (lock) {
             last = getLastAppliedTermIndex();
-            if (last == null || last.getIndex() < 0) {
-                return INVALID_INDEX;
-            }
-            state = stateCodec.write(engine);
         }
-        long encodedNanos = System.nanoTime();
+        if (last == null || last.getIndex() < 0) {
+            return INVALID_INDEX;
+        }
         File target = storage.getSnapshotFile(last.getTerm(), last.getIndex());
         Path temporary = target.toPath().resolveSibling(target.getName() + ".writing");
-        writeDurably(temporary, state);
+        long bytes;
+        long encodedNanos;
+        try (FileChannel channel = FileChannel.open(
+                temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            synchronized (lock) {
+                if (!last.equals(getLastAppliedTermIndex())) {
+                    // Ratis calls this on the applier thread, which is the only one that applies; never expected.
+                    throw new IOException("partition " + partition + " applied past " + last + " while snapshotting");
+                }
+                bytes = stateCodec.write(engine, Channels.newOutputStream(channel));
+            }
+            encodedNanos = System.nanoTime();
+            channel.force(true);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
         Files.move(temporary, target.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         syncDirectory(target.toPath().getParent());
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(
                 new FileInfo(target.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(target)), last));
         LOG.info(
-                "partition {} snapshot at {}: {} bytes, encoded in {} ms (applying waits meanwhile), written in {} ms",
+                "partition {} snapshot at {}: {} bytes, encoded and written in {} ms (applying waits meanwhile),"
+                        + " synced in {} ms",
                 partition,
                 last,
-                state.length,
+                bytes,
                 (encodedNanos - startNanos) / 1_000_000,
                 (System.nanoTime() - encodedNanos) / 1_000_000);
         return last.getIndex();
-    }
-
-    private static void writeDurably(Path file, byte[] bytes) throws IOException {
-        try (FileChannel channel = FileChannel.open(
-                file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            ByteBuffer remaining = ByteBuffer.wrap(bytes);
-            while (remaining.hasRemaining()) {
-                channel.write(remaining);
-            }
-            channel.force(true);
-        }
     }
 
     /** Makes a rename in {@code directory} durable. */

@@ -99,7 +99,7 @@ class RecoveryAtScaleTest {
                 .partitions(2)
                 .replication(3)
                 .flavour(TestCluster.Flavour.PROCESSES)
-                .jvmOptions("-Xmx4g", "-XX:+UseG1GC")
+                .jvmOptions("-Xmx4g", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError")
                 .start();
         DuroClient client = cluster.newClient();
         ClusterFaults faults = new ClusterFaults(cluster, client);

@@ -80,7 +80,8 @@ final class TestCluster implements AutoCloseable {
         private Flavour flavour = Flavour.IN_JVM;
         private String label = "cluster";
         /** Small and quick to start: the tests' clusters hold little data. */
-        private List<String> jvmOptions = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+        private List<String> jvmOptions =
+                List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
 
         private final Map<String, String> settings = new LinkedHashMap<>();
 

@@ -1,17 +1,30 @@
 package dev.duro.core.codec;
 
 import dev.duro.core.Bytes;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
- * A growable big-endian byte buffer with the primitives every Duro encoding is built from: fixed-width
- * integers, unsigned varints and length-prefixed byte strings.
+ * A big-endian byte encoder with the primitives every Duro encoding is built from: fixed-width integers,
+ * unsigned varints and length-prefixed byte strings.
+ *
+ * <p>It either grows a buffer in memory ({@link #toByteArray}) or, made by {@link #streamingTo}, passes what it
+ * encodes on to a stream through a fixed buffer: a partition's snapshot is encoded that way, so that writing a
+ * state of gigabytes needs kilobytes besides the state itself.
  */
 public final class ByteWriter {
+    private static final int STREAM_BUFFER_BYTES = 64 << 10;
+
     private byte[] buffer;
     private int position;
+    private final @Nullable OutputStream sink;
+    /** Bytes already passed on to {@link #sink}. */
+    private long flushed;
 
     public ByteWriter() {
         this(256);
@@ -19,18 +32,64 @@ public final class ByteWriter {
 
     public ByteWriter(int initialCapacity) {
         buffer = new byte[Math.max(16, initialCapacity)];
+        sink = null;
     }
 
-    public int size() {
-        return position;
+    private ByteWriter(OutputStream sink) {
+        buffer = new byte[STREAM_BUFFER_BYTES];
+        this.sink = sink;
+    }
+
+    /**
+     * An encoder that writes to {@code sink} as it goes; call {@link #flush} at the end. An {@link IOException}
+     * of the sink surfaces as an {@link UncheckedIOException} from the write that met it.
+     */
+    public static ByteWriter streamingTo(OutputStream sink) {
+        return new ByteWriter(sink);
+    }
+
+    /** Bytes encoded so far, including those already passed on to the stream. */
+    public long size() {
+        return flushed + position;
     }
 
     public byte[] toByteArray() {
+        if (sink != null) {
+            throw new IllegalStateException("a streaming writer keeps no copy of what it wrote");
+        }
         return Arrays.copyOf(buffer, position);
+    }
+
+    /** Passes everything encoded so far on to the stream (a streaming writer only). */
+    public void flush() {
+        if (sink == null) {
+            throw new IllegalStateException("not a streaming writer");
+        }
+        drain();
+        try {
+            Objects.requireNonNull(sink).flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void drain() {
+        OutputStream out = Objects.requireNonNull(sink);
+        try {
+            out.write(buffer, 0, position);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        flushed += position;
+        position = 0;
     }
 
     private void ensure(int extra) {
         if (position + extra > buffer.length) {
+            if (sink != null) {
+                drain(); // every caller asks for at most the buffer's size (writeRaw bypasses it when larger)
+                return;
+            }
             long wanted = Math.max((long) buffer.length * 2, (long) position + extra);
             if (wanted > Integer.MAX_VALUE - 8) {
                 throw new IllegalStateException("encoding larger than 2 GiB");
@@ -75,6 +134,16 @@ public final class ByteWriter {
     }
 
     public ByteWriter writeRaw(byte[] bytes) {
+        if (sink != null && bytes.length > buffer.length) {
+            drain();
+            try {
+                Objects.requireNonNull(sink).write(bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            flushed += bytes.length;
+            return this;
+        }
         ensure(bytes.length);
         System.arraycopy(bytes, 0, buffer, position, bytes.length);
         position += bytes.length;

@@ -12,6 +12,7 @@ import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.store.MultiVersionStore;
 import dev.duro.core.store.VersionedValue;
+import java.io.OutputStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,25 @@ public final class EngineStateCodec {
 
     public byte[] write(PartitionEngine engine) {
         ByteWriter out = new ByteWriter(1 << 16);
+        encode(engine, out);
+        return out.toByteArray();
+    }
+
+    /**
+     * Writes the state to {@code sink} as it is encoded, through a buffer of kilobytes, and returns its size: what
+     * a replica's snapshot is written with, since an in-memory copy would need about three times the state's size
+     * at its peak. The caller flushes and closes {@code sink}.
+     *
+     * @throws java.io.UncheckedIOException if {@code sink} fails
+     */
+    public long write(PartitionEngine engine, OutputStream sink) {
+        ByteWriter out = ByteWriter.streamingTo(sink);
+        encode(engine, out);
+        out.flush();
+        return out.size();
+    }
+
+    private void encode(PartitionEngine engine, ByteWriter out) {
         out.writeInt(MAGIC).writeInt(FORMAT_VERSION);
         out.writeInt(engine.partition());
         out.writeLong(engine.snapshotCounter());
@@ -67,7 +87,6 @@ public final class EngineStateCodec {
             CoreCodec.writeTxId(out, entry.getKey());
             writeVotes(out, entry.getValue());
         }
-        return out.toByteArray();
     }
 
     /**

@@ -3,8 +3,13 @@ package dev.duro.core.codec;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.duro.core.Bytes;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
 
 class ByteWriterTest {
@@ -75,5 +80,41 @@ class ByteWriterTest {
         assertEquals((byte) 9_999, first[9_999]);
         assertNotSame(first, out.toByteArray());
         assertArrayEquals(first, out.toByteArray());
+    }
+
+    @Test
+    void aStreamingWriterPassesOnExactlyWhatAnInMemoryOneHolds() {
+        byte[] large = new byte[200_000];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = (byte) (i * 31);
+        }
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        ByteWriter streaming = ByteWriter.streamingTo(sink);
+        ByteWriter inMemory = new ByteWriter();
+        for (ByteWriter out : new ByteWriter[] {streaming, inMemory}) {
+            for (int i = 0; i < 30_000; i++) { // small writes that fill and drain the buffer many times
+                out.writeVarLong(i * 1_000_003L).writeInt(i);
+            }
+            out.writeRaw(large); // larger than the buffer: bypasses it
+            out.writeUtf8("end");
+        }
+        assertEquals(inMemory.size(), streaming.size());
+        streaming.flush();
+        assertArrayEquals(inMemory.toByteArray(), sink.toByteArray());
+        assertThrows(IllegalStateException.class, streaming::toByteArray);
+        assertThrows(IllegalStateException.class, inMemory::flush);
+    }
+
+    @Test
+    void aFailingStreamSurfacesAsUncheckedIo() {
+        ByteWriter out = ByteWriter.streamingTo(new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("disk full");
+            }
+        });
+        out.writeInt(1);
+        UncheckedIOException failure = assertThrows(UncheckedIOException.class, out::flush);
+        assertEquals("disk full", failure.getCause().getMessage());
     }
 }
