@@ -2,9 +2,9 @@ package dev.duro.consensus;
 
 import dev.duro.core.OverloadedException;
 import dev.duro.core.engine.Command;
+import dev.duro.core.engine.CommitRequest;
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +19,8 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  * bytes. A single client sees one round trip; many clients share entries, so throughput is entries per second
  * times commands per entry.
  *
+ * <p>Commands other than commit requests (decisions, abort requests, cuts) go first: {@link ProposalQueue}.
+ *
  * <p>The returned future completes when the entry holding the command is committed and applied at the leader.
  * The transaction's outcome arrives separately, from the engine's reply effect.
  */
@@ -26,23 +28,26 @@ public final class GroupCommitter implements Closeable {
     private final int partition;
     private final RaftClient client;
     private final CommandBatches batches;
-    private final ConsensusSettings settings;
 
-    private final ArrayDeque<Queued> queue = new ArrayDeque<>();
-    private long queuedBytes;
+    private final ProposalQueue<Queued> queue;
     private boolean inFlight;
     private boolean closed;
 
     private long entriesSent;
     private long commandsSent;
 
-    private record Queued(byte[] encoded, CompletableFuture<Void> appended) {}
+    private record Queued(byte[] encoded, CompletableFuture<Void> appended) implements ProposalQueue.Sized {
+        @Override
+        public int bytes() {
+            return encoded.length;
+        }
+    }
 
     GroupCommitter(int partition, RaftClient client, CommandBatches batches, ConsensusSettings settings) {
         this.partition = partition;
         this.client = client;
         this.batches = batches;
-        this.settings = settings;
+        this.queue = new ProposalQueue<>(partition, settings);
     }
 
     /**
@@ -57,12 +62,7 @@ public final class GroupCommitter implements Closeable {
             if (closed) {
                 throw new IllegalStateException("partition " + partition + " committer is closed");
             }
-            if (queuedBytes + encoded.length > settings.queuedBytesMax()) {
-                throw new OverloadedException("partition " + partition + " has " + queuedBytes
-                        + " bytes queued for its log (raft.queued-bytes-max " + settings.queuedBytesMax() + ")");
-            }
-            queue.addLast(new Queued(encoded, appended));
-            queuedBytes += encoded.length;
+            queue.add(new Queued(encoded, appended), !(command instanceof CommitRequest));
         }
         sendNext();
         return appended;
@@ -74,18 +74,7 @@ public final class GroupCommitter implements Closeable {
             if (inFlight || queue.isEmpty()) {
                 return;
             }
-            batch = new ArrayList<>();
-            long bytes = 0;
-            while (!queue.isEmpty() && batch.size() < settings.batchCommandsMax()) {
-                Queued next = queue.peekFirst();
-                if (!batch.isEmpty() && bytes + next.encoded().length > settings.batchBytesMax()) {
-                    break;
-                }
-                queue.pollFirst();
-                bytes += next.encoded().length;
-                batch.add(next);
-            }
-            queuedBytes -= bytes;
+            batch = queue.nextBatch();
             inFlight = true;
             entriesSent++;
             commandsSent += batch.size();
@@ -129,8 +118,7 @@ public final class GroupCommitter implements Closeable {
         List<Queued> abandoned;
         synchronized (this) {
             closed = true;
-            abandoned = new ArrayList<>(queue);
-            queue.clear();
+            abandoned = queue.drain();
         }
         for (Queued queued : abandoned) {
             queued.appended().completeExceptionally(new IOException("shutting down"));

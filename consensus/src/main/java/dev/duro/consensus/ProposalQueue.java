@@ -1,0 +1,112 @@
+package dev.duro.consensus;
+
+import dev.duro.core.OverloadedException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The commands a {@link GroupCommitter} holds for a partition's next log entries, in two lanes, each bounded by
+ * {@code raft.queued-bytes-max}: commit requests, and the urgent lane of every other command (a global's decision,
+ * an abort request, the next cut of the chain), which each entry drains first.
+ *
+ * <p>The urgent commands let transactions already in the log finish and let read-only transactions see them.
+ * Behind a backlog of commit requests they waited for every entry queued before them, which under overload
+ * stretched a global transaction, and the cut read-only transactions wait for, from one Raft round to many
+ * (docs/replication.md, "Control commands go first"). Their order relative to this node's commit requests never
+ * mattered: replicas follow the log's order, and commands from other nodes interleave anyway.
+ *
+ * <p>Not thread-safe: the committer guards it.
+ *
+ * @param <T> what the caller keeps with each command (its encoding and whom to tell)
+ */
+final class ProposalQueue<T extends ProposalQueue.Sized> {
+    /** An item with the number of bytes it adds to a log entry. */
+    interface Sized {
+        int bytes();
+    }
+
+    private final int partition;
+    private final int batchCommandsMax;
+    private final int batchBytesMax;
+    private final long queuedBytesMax;
+
+    private final ArrayDeque<T> commits = new ArrayDeque<>();
+    private final ArrayDeque<T> urgent = new ArrayDeque<>();
+    private long commitBytes;
+    private long urgentBytes;
+
+    ProposalQueue(int partition, ConsensusSettings settings) {
+        this(partition, settings.batchCommandsMax(), settings.batchBytesMax(), settings.queuedBytesMax());
+    }
+
+    ProposalQueue(int partition, int batchCommandsMax, int batchBytesMax, long queuedBytesMax) {
+        this.partition = partition;
+        this.batchCommandsMax = batchCommandsMax;
+        this.batchBytesMax = batchBytesMax;
+        this.queuedBytesMax = queuedBytesMax;
+    }
+
+    /**
+     * Queues {@code item} at the end of its lane.
+     *
+     * @throws OverloadedException if its lane already holds {@code raft.queued-bytes-max}
+     */
+    void add(T item, boolean isUrgent) {
+        long waiting = isUrgent ? urgentBytes : commitBytes;
+        if (waiting + item.bytes() > queuedBytesMax) {
+            throw new OverloadedException("partition " + partition + " has " + waiting + " bytes of "
+                    + (isUrgent ? "decisions and cuts" : "commit requests") + " queued for its log"
+                    + " (raft.queued-bytes-max " + queuedBytesMax + ")");
+        }
+        if (isUrgent) {
+            urgent.addLast(item);
+            urgentBytes += item.bytes();
+        } else {
+            commits.addLast(item);
+            commitBytes += item.bytes();
+        }
+    }
+
+    boolean isEmpty() {
+        return urgent.isEmpty() && commits.isEmpty();
+    }
+
+    /**
+     * Removes the next log entry's commands: urgent ones first, then commit requests, in their order, up to
+     * {@code raft.batch-commands-max} commands and {@code raft.batch-bytes-max} bytes (one command at least,
+     * however large). Empty if nothing is queued.
+     */
+    List<T> nextBatch() {
+        List<T> batch = new ArrayList<>();
+        long urgentTaken = take(urgent, batch, 0);
+        urgentBytes -= urgentTaken;
+        commitBytes -= take(commits, batch, urgentTaken);
+        return batch;
+    }
+
+    private long take(ArrayDeque<T> from, List<T> batch, long batchBytes) {
+        long moved = 0;
+        while (!from.isEmpty() && batch.size() < batchCommandsMax) {
+            T next = from.peekFirst();
+            if (!batch.isEmpty() && batchBytes + moved + next.bytes() > batchBytesMax) {
+                break;
+            }
+            from.pollFirst();
+            moved += next.bytes();
+            batch.add(next);
+        }
+        return moved;
+    }
+
+    /** Removes and returns everything queued, urgent commands first. */
+    List<T> drain() {
+        List<T> all = new ArrayList<>(urgent);
+        all.addAll(commits);
+        urgent.clear();
+        commits.clear();
+        urgentBytes = 0;
+        commitBytes = 0;
+        return all;
+    }
+}
