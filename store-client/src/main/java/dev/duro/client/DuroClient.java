@@ -19,6 +19,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -392,10 +393,14 @@ public final class DuroClient implements AutoCloseable {
                 false);
     }
 
-    /** The consistent cut (one snapshot per partition) read-only transactions read at. */
-    long[] snapshotVector(HostPort node, ReadConsistency consistency) {
+    /**
+     * The consistent cut (one snapshot per partition) read-only transactions read at: {@code node} answers once
+     * its cut reaches {@code minimum}, or after its wait limit with the cut it has.
+     */
+    long[] snapshotVector(HostPort node, ReadConsistency consistency, long[] minimum) {
         boolean linearizable = consistency == ReadConsistency.LINEARIZABLE;
-        ServerReply reply = await(call(node, id -> new SnapshotVectorRequest(id, linearizable)));
+        List<Long> floor = Arrays.stream(minimum).boxed().toList();
+        ServerReply reply = await(call(node, id -> new SnapshotVectorRequest(id, linearizable, floor)));
         if (reply instanceof SnapshotVectorReply vector) {
             return vector.cutArray();
         }

@@ -59,11 +59,13 @@ public final class ReadOnlyTransaction implements KeyReader {
         // What this client had seen when the transaction began: commits acknowledged later (by other threads of
         // this client) must not keep moving the target the cut has to reach.
         Map<Integer, Long> session = client.sessionTokens();
+        long[] minimum = minimum(session, client.cluster().partitionCount());
         DuroException last = null;
         for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
             HostPort node = nodes.get(Math.floorMod(attempt, nodes.size()));
             try {
-                long[] vector = client.snapshotVector(node, consistency);
+                // The node answers once its cut covers the minimum, or after its wait limit with the cut it has.
+                long[] vector = client.snapshotVector(node, consistency, minimum);
                 health.served(node);
                 if (covers(vector, session)) {
                     return vector;
@@ -86,6 +88,16 @@ public final class ReadOnlyTransaction implements KeyReader {
                 "no consistent cut covering this client's own writes within " + SESSION_WAIT_MAX.toSeconds() + " s"
                         + (last == null ? "" : ": " + last.getMessage()),
                 false);
+    }
+
+    private static long[] minimum(Map<Integer, Long> session, int partitions) {
+        long[] minimum = new long[partitions];
+        session.forEach((partition, snapshot) -> {
+            if (partition < partitions) {
+                minimum[partition] = snapshot;
+            }
+        });
+        return minimum;
     }
 
     private static boolean covers(long[] vector, Map<Integer, Long> session) {

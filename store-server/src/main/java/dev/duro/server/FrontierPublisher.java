@@ -82,6 +82,10 @@ final class FrontierPublisher {
         this.tracker = new SnapshotVectorTracker(consensus.topology().partitionCount());
     }
 
+    int partitionCount() {
+        return consensus.topology().partitionCount();
+    }
+
     /** One round: called periodically from a single thread. */
     void publish() {
         long now = clockMillis.getAsLong();
@@ -184,9 +188,10 @@ final class FrontierPublisher {
 
     /**
      * A cut covering, at every partition, the newest transaction delivered there as of a Raft ReadIndex taken
-     * now: a read-only transaction at it sees everything acknowledged before this call (linearizable).
+     * now, and {@code minimum}: a read-only transaction at it sees everything acknowledged before this call
+     * (linearizable).
      */
-    CompletableFuture<long[]> linearizableCut(Duration waitMax) {
+    CompletableFuture<long[]> linearizableCut(long[] minimum, Duration waitMax) {
         int partitions = consensus.topology().partitionCount();
         List<CompletableFuture<Long>> confirmed = new ArrayList<>(partitions);
         for (int p = 0; p < partitions; p++) {
@@ -194,15 +199,24 @@ final class FrontierPublisher {
         }
         return CompletableFuture.allOf(confirmed.toArray(new CompletableFuture<?>[0]))
                 .thenCompose(all -> {
-                    long[] minimum = new long[partitions];
+                    long[] target = new long[partitions];
                     for (int p = 0; p < partitions; p++) {
-                        minimum[p] = confirmed.get(p).join();
+                        target[p] = Math.max(confirmed.get(p).join(), p < minimum.length ? minimum[p] : 0);
                     }
-                    return awaitCut(minimum);
+                    return awaitCut(target);
                 })
                 .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
                         failure instanceof TimeoutException ? new TimeoutException(stalled(confirmed)) : failure));
+    }
+
+    /**
+     * The chain's newest cut once it covers {@code minimum} (a client's session: its own commits and the cuts it
+     * read), completed by the frontier that makes it so; fails with a {@link TimeoutException} after
+     * {@code waitMax}.
+     */
+    CompletableFuture<long[]> cutCovering(long[] minimum, Duration waitMax) {
+        return awaitCut(minimum).orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Which step a linearizable cut that timed out was waiting for, for the NOT_READY message. */

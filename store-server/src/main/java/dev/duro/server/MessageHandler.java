@@ -42,7 +42,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final ServerEffects effects;
     private final FrontierPublisher frontiers;
     private final ClusterInfoSource clusterInfo;
-    private final Duration linearizableWaitMax;
+    private final Duration waitMax;
 
     /** Builds the current cluster description for a request. */
     @FunctionalInterface
@@ -57,14 +57,14 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             ServerEffects effects,
             FrontierPublisher frontiers,
             ClusterInfoSource clusterInfo,
-            Duration linearizableWaitMax) {
+            Duration waitMax) {
         this.codec = codec;
         this.reads = reads;
         this.coordinator = coordinator;
         this.effects = effects;
         this.frontiers = frontiers;
         this.clusterInfo = clusterInfo;
-        this.linearizableWaitMax = linearizableWaitMax;
+        this.waitMax = waitMax;
     }
 
     @Override
@@ -120,28 +120,46 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             return CompletableFuture.completedFuture(reads.status(status));
         }
         if (request instanceof SnapshotVectorRequest vector) {
-            if (!vector.linearizable()) {
-                long[] cut = frontiers.cut();
-                return CompletableFuture.completedFuture(
-                        cut != null
-                                ? new SnapshotVectorReply(vector.requestId(), cut)
-                                : new ErrorReply(
-                                        vector.requestId(),
-                                        ErrorCode.NOT_READY,
-                                        "this node has not yet heard from every partition's leader"));
-            }
-            return frontiers
-                    .linearizableCut(linearizableWaitMax)
-                    .handle((cut, failure) -> failure == null
-                            ? new SnapshotVectorReply(vector.requestId(), cut)
-                            : new ErrorReply(
-                                    vector.requestId(),
-                                    ErrorCode.NOT_READY,
-                                    "no linearizable cut within " + linearizableWaitMax.toMillis() + " ms: "
-                                            + failure));
+            return snapshotVector(vector);
         }
         return CompletableFuture.completedFuture(new ErrorReply(
                 request.requestId(), ErrorCode.MALFORMED_FRAME, "unsupported request " + request.type()));
+    }
+
+    /**
+     * A cut of the chain, at least the request's minimum: at once if this node's cut covers it, else once a frontier
+     * makes it, or after {@code server.read-wait-millis-max} with the cut this node has (the client sees it falls
+     * short and asks another node).
+     */
+    private CompletableFuture<ServerReply> snapshotVector(SnapshotVectorRequest vector) {
+        long requestId = vector.requestId();
+        int partitions = frontiers.partitionCount();
+        if (vector.minimum().size() > partitions) {
+            return CompletableFuture.completedFuture(new ErrorReply(
+                    requestId,
+                    ErrorCode.UNKNOWN_PARTITION,
+                    "the cut's minimum names " + vector.minimum().size() + " partitions; the cluster has "
+                            + partitions));
+        }
+        if (vector.linearizable()) {
+            return frontiers
+                    .linearizableCut(vector.minimumArray(), waitMax)
+                    .handle((cut, failure) -> failure == null
+                            ? new SnapshotVectorReply(requestId, cut)
+                            : new ErrorReply(
+                                    requestId,
+                                    ErrorCode.NOT_READY,
+                                    "no linearizable cut within " + waitMax.toMillis() + " ms: " + failure));
+        }
+        long[] now = frontiers.cut();
+        if (now == null) {
+            return CompletableFuture.completedFuture(new ErrorReply(
+                    requestId, ErrorCode.NOT_READY, "this node has not yet heard from every partition's leader"));
+        }
+        return frontiers.cutCovering(vector.minimumArray(), waitMax).handle((cut, failure) -> {
+            long[] best = failure == null ? cut : frontiers.cut();
+            return new SnapshotVectorReply(requestId, best != null ? best : now);
+        });
     }
 
     private static long requestIdOf(byte[] frame) {

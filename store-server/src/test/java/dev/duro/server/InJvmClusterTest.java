@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.ClusterView;
+import dev.duro.client.CommitResult;
 import dev.duro.client.DuroClient;
 import dev.duro.client.ReadConsistency;
 import dev.duro.client.Transaction;
@@ -292,6 +293,50 @@ class InJvmClusterTest {
         runConcurrently(sessions, load, writersDone);
 
         assertEquals(List.of(), List.copyOf(violations));
+    }
+
+    /**
+     * A cut request names the least cut it accepts (a client's session); the node answers once its chain reaches
+     * it, or after {@code server.read-wait-millis-max} with the cut it has, and keeps serving.
+     */
+    @Test
+    void aCutRequestWaitsForItsMinimumThenAnswersWithWhatTheNodeHas() throws Exception {
+        DuroClient client = cluster.newClient();
+        String node = cluster.nodeIds().get(0);
+        try (RawConnection connection = new RawConnection(cluster.clientAddress(node))) {
+            for (int i = 0; i < 5; i++) {
+                Transaction tx = client.begin();
+                tx.put("cut-minimum-a-" + i, "x");
+                tx.put("cut-minimum-b-" + i, "y");
+                CommitResult committed = tx.commit();
+                List<Long> minimum = new ArrayList<>(List.of(0L, 0L));
+                committed.versions().forEach((partition, version) -> minimum.set(partition, version));
+                // Asked at once after the acknowledgement: the chain has usually not reached the commit yet.
+                long[] cut = cutOf(connection.call(new SnapshotVectorRequest(10 + i, false, minimum)));
+                for (int p = 0; p < PARTITIONS; p++) {
+                    assertTrue(cut[p] >= minimum.get(p), "partition " + p + ": cut " + cut[p] + " < " + minimum);
+                }
+            }
+
+            long[] now = cutOf(connection.call(new SnapshotVectorRequest(20)));
+            List<Long> unreachable = List.of(now[0] + 1_000_000, 0L);
+            long startNanos = System.nanoTime();
+            long[] answered = cutOf(connection.call(new SnapshotVectorRequest(21, false, unreachable)));
+            long waitedMillis = (System.nanoTime() - startNanos) / 1_000_000;
+            assertTrue(answered[0] < unreachable.get(0), "the node answers with the cut it has");
+            assertTrue(
+                    waitedMillis >= 1_000, "it waited for its limit first (2 s by default): " + waitedMillis + " ms");
+
+            ServerReply tooLong = connection.call(new SnapshotVectorRequest(22, false, List.of(0L, 0L, 0L)));
+            assertEquals(
+                    ErrorCode.UNKNOWN_PARTITION,
+                    assertInstanceOf(ErrorReply.class, tooLong).code());
+            cutOf(connection.call(new SnapshotVectorRequest(23))); // still serving
+        }
+    }
+
+    private static long[] cutOf(ServerReply reply) {
+        return assertInstanceOf(SnapshotVectorReply.class, reply).cutArray();
     }
 
     @Test

@@ -74,6 +74,7 @@ public final class WireCodec {
         } else if (message instanceof SnapshotVectorRequest request) {
             out.writeVarLong(request.requestId());
             out.writeBoolean(request.linearizable());
+            CoreCodec.writeNumbers(out, request.minimum());
         } else if (message instanceof SnapshotVectorReply reply) {
             out.writeVarLong(reply.requestId());
             CoreCodec.writeNumbers(out, reply.cut());
@@ -129,7 +130,10 @@ public final class WireCodec {
             case READ_REQUEST -> client.readReadRequest(in);
             case COMMIT_TRANSACTION -> client.readCommitTransaction(in);
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(in.readVarLong());
-            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(in.readVarLong(), in.readBoolean());
+            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(
+                    in.readVarLong(),
+                    in.readBoolean(),
+                    CoreCodec.readNumbers(in, CoreCodec.PARTITIONS_MAX, "cut minimum"));
             case SNAPSHOT_VECTOR_REPLY -> readSnapshotVector(in);
             case REPLICA_STATUS_REQUEST -> new ReplicaStatusRequest(
                     in.readVarLong(), in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition"));

@@ -30,7 +30,10 @@ final class MessageGen {
             case READ_REQUEST -> readRequest();
             case COMMIT_TRANSACTION -> commitTransaction();
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(gen.anyLong());
-            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(gen.anyLong(), gen.chance(0.5));
+            case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(
+                    gen.anyLong(),
+                    gen.chance(0.5),
+                    gen.chance(0.5) ? List.of() : snapshotVectorReply().cut());
             case SNAPSHOT_VECTOR_REPLY -> snapshotVectorReply();
             case REPLICA_STATUS_REQUEST -> new ReplicaStatusRequest(gen.anyLong(), gen.partition());
             case REPLICA_STATUS_REPLY -> new ReplicaStatusReply(
