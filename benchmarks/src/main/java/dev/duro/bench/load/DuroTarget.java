@@ -6,24 +6,30 @@ import dev.duro.client.TransactionAbortedException;
 import dev.duro.core.Bytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
- * Duro as a system under test: a cluster started in this process ({@link LocalBenchCluster}), or an existing one
- * reached through its seeds. One client shared by every session (it multiplexes). Classical DUR is this target
- * with one partition.
+ * Duro as a system under test: a cluster the load generator starts ({@link LocalBenchCluster}: node processes, or
+ * nodes in its JVM), or an existing one reached through its seeds. One client shared by every session (it
+ * multiplexes). Classical DUR is this target with one partition.
  */
 public final class DuroTarget implements Target {
     private final String name;
-    private final LocalBenchCluster cluster;
+    private final @Nullable LocalBenchCluster cluster;
+    /** With {@code --cluster}: the node processes named by {@code --server-pids}. */
+    private final List<Long> serverPids;
+
     private final DuroClient client;
 
-    private DuroTarget(String name, LocalBenchCluster cluster, String seeds) {
+    private DuroTarget(String name, @Nullable LocalBenchCluster cluster, List<Long> serverPids, String seeds) {
         this.name = name;
         this.cluster = cluster;
+        this.serverPids = List.copyOf(serverPids);
         this.client = DuroClient.builder()
                 .seeds(seeds)
                 .ioThreads(2)
@@ -37,21 +43,25 @@ public final class DuroTarget implements Target {
         }
     }
 
-    /** Starts {@code partitions × replicas} in this process (one node per replica) and connects to it. */
-    public static DuroTarget start(int partitions, int replicas) throws IOException {
-        LocalBenchCluster cluster = new LocalBenchCluster(partitions, replicas);
+    /**
+     * Starts {@code partitions × replicas} (one node per replica: processes whose output goes to {@code logDirectory},
+     * or in this JVM) and connects to it.
+     */
+    public static DuroTarget start(int partitions, int replicas, boolean inProcess, Path logDirectory)
+            throws IOException {
+        LocalBenchCluster cluster = new LocalBenchCluster(partitions, replicas, inProcess, logDirectory);
         String name = partitions == 1 ? "dur-1x" + replicas : "duro-" + partitions + "x" + replicas;
         try {
-            return new DuroTarget(name, cluster, cluster.seeds());
+            return new DuroTarget(name, cluster, List.of(), cluster.seeds());
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
         }
     }
 
-    /** Connects to a running cluster. */
-    public static DuroTarget connect(String seeds) {
-        return new DuroTarget("duro", null, seeds);
+    /** Connects to a running cluster; {@code serverPids} are its node processes, if known (for their CPU). */
+    public static DuroTarget connect(String seeds, List<Long> serverPids) {
+        return new DuroTarget("duro", null, serverPids, seeds);
     }
 
     @Override
@@ -103,6 +113,31 @@ public final class DuroTarget implements Target {
     @Override
     public long[] commandsAndEntries() {
         return cluster == null ? null : cluster.commandsAndEntries();
+    }
+
+    @Override
+    public long serverCpuNanos() {
+        if (cluster != null) {
+            return cluster.separateProcesses() ? cluster.serverCpuNanos() : -1;
+        }
+        if (serverPids.isEmpty()) {
+            return -1;
+        }
+        long total = 0;
+        for (long pid : serverPids) {
+            total += ProcessCpu.nanos(pid);
+        }
+        return total;
+    }
+
+    @Override
+    public boolean serversInThisProcess() {
+        return cluster != null && !cluster.separateProcesses();
+    }
+
+    @Override
+    public List<String> serverFailures() {
+        return cluster == null ? List.of() : cluster.exitedNodes();
     }
 
     @Override

@@ -90,7 +90,7 @@ public final class EtcdTarget implements Target {
     }
 
     @Override
-    public long externalCpuNanos() {
+    public long serverCpuNanos() {
         return cluster.cpuNanos();
     }
 

@@ -48,11 +48,14 @@ public final class LoadGenerator {
         if (options.cluster() == null) {
             target = options.system().start(options, out);
         } else {
-            target = DuroTarget.connect(options.cluster());
+            target = DuroTarget.connect(options.cluster(), options.serverPids());
         }
         try (target) {
             Report report = run(target);
             report.print(out);
+            for (String failure : target.serverFailures()) {
+                out.println("warning: node " + failure + " exited during the run; its output is beside the results");
+            }
             report.write(options.outputDirectory());
             out.println("results: " + options.outputDirectory().resolve("result.json") + " and result.csv");
             return report.committed() > 0;
@@ -82,13 +85,18 @@ public final class LoadGenerator {
         aborts.values().forEach(LongAdder::reset);
         errors.reset();
         long[] batchingBefore = target.commandsAndEntries();
-        long cpuBefore = processCpuNanos() + target.externalCpuNanos();
+        long clientCpuBefore = processCpuNanos();
+        long serverCpuBefore = target.serverCpuNanos();
         long started = System.nanoTime();
         measuring.set(true);
         progress("measure", options.duration());
         measuring.set(false);
         double seconds = (System.nanoTime() - started) / 1e9;
-        long cpu = processCpuNanos() + target.externalCpuNanos() - cpuBefore;
+        long clientCpu = processCpuNanos() - clientCpuBefore;
+        long serverCpuAfter = target.serverCpuNanos();
+        // Negative when the servers cannot be measured apart (in this JVM): then this process's CPU is all of it.
+        double serverCpuSeconds =
+                serverCpuBefore < 0 || serverCpuAfter < 0 ? Double.NaN : (serverCpuAfter - serverCpuBefore) / 1e9;
         long[] batchingAfter = target.commandsAndEntries();
         running.set(false);
         Map<TxKind, Histogram> histograms = new EnumMap<>(TxKind.class);
@@ -113,7 +121,7 @@ public final class LoadGenerator {
                 aborted,
                 errors.sum(),
                 histograms,
-                cpu / 1e9,
+                new Report.Cpu(clientCpu / 1e9, serverCpuSeconds, target.serversInThisProcess()),
                 commandsPerEntry,
                 entriesPerSecond);
     }

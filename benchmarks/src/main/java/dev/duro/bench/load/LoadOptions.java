@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -24,6 +26,8 @@ public record LoadOptions(
         String cluster,
         Path outputDirectory,
         SystemKind system,
+        boolean inProcess,
+        List<Long> serverPids,
         boolean help) {
     public static final String USAGE =
             """
@@ -42,7 +46,11 @@ public record LoadOptions(
               --zipf S                  zipfian key skew, 0 for uniform (the workload's default, 0 for most)
               --system duro|dur|etcd    what it starts: duro P x R, dur 1 x (P*R) replicas (classical DUR),
                                         etcd with R members (needs /usr/bin/etcd: apt-get install etcd-server) (duro)
+              --in-process              run the Duro nodes it starts inside the load generator's JVM (by default
+                                        each node is a process of its own, as ./duro local runs them)
               --cluster host:port,...   drive an existing Duro cluster instead of starting one
+              --server-pids PID,...     with --cluster: the node processes whose CPU to report (./duro local
+                                        prints them)
               --out DIR                 where result.json and result.csv go (benchmarks/results/<timestamp>)
             workloads (name, source paper, shape; no load phase: a missing balance or list reads as 0 or empty):
             """
@@ -57,6 +65,9 @@ public record LoadOptions(
                 system != SystemKind.DURO || globalPercent == 0 || globalPartitions <= partitions,
                 "--global-partitions exceeds --partitions");
         require(cluster == null || system == SystemKind.DURO, "--cluster drives an existing Duro; drop --system");
+        require(serverPids.isEmpty() || cluster != null, "--server-pids names the nodes of --cluster");
+        require(!inProcess || (cluster == null && system != SystemKind.ETCD), "--in-process starts Duro nodes");
+        serverPids = List.copyOf(serverPids);
         require(replicas >= 1, "--replicas must be >= 1");
         require(clients >= 1 && clients <= 10_000, "--clients must be in [1, 10000]");
         require(!duration.isNegative() && !duration.isZero(), "--duration must be positive");
@@ -69,6 +80,19 @@ public record LoadOptions(
         if (!condition) {
             throw new IllegalArgumentException(message);
         }
+    }
+
+    private static List<Long> parsePids(String text) {
+        List<Long> pids = new ArrayList<>();
+        for (String pid : text.split(",")) {
+            try {
+                pids.add(Long.parseLong(pid.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        "--server-pids takes process ids separated by commas, not '" + text + "'", e);
+            }
+        }
+        return pids;
     }
 
     public static LoadOptions parse(String[] args) {
@@ -86,10 +110,16 @@ public record LoadOptions(
         Path out = null;
         SystemKind system = SystemKind.DURO;
         boolean help = false;
+        boolean inProcess = false;
+        List<Long> serverPids = List.of();
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
                 help = true;
+                continue;
+            }
+            if (flag.equals("--in-process")) {
+                inProcess = true;
                 continue;
             }
             if (i + 1 >= args.length) {
@@ -110,6 +140,7 @@ public record LoadOptions(
                 case "--cluster" -> cluster = value;
                 case "--out" -> out = Path.of(value);
                 case "--system" -> system = SystemKind.parse(value);
+                case "--server-pids" -> serverPids = parsePids(value);
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
         }
@@ -138,6 +169,8 @@ public record LoadOptions(
                 cluster,
                 out,
                 system,
+                inProcess,
+                serverPids,
                 help);
     }
 }

@@ -3,29 +3,46 @@ package dev.duro.bench.load;
 import dev.duro.consensus.GroupCommitter;
 import dev.duro.server.DuroServer;
 import dev.duro.server.ServerConfig;
+import dev.duro.server.ServerMain;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import javax.annotation.Nullable;
 
 /**
- * A cluster the load generator starts in its own process: one node per replica, every partition on every node
- * (so {@code --replicas} is also the node count), on free loopback ports, data in a temporary directory
- * removed afterwards. Real Ratis groups, fsync on, real Netty endpoints.
+ * A cluster the load generator starts: one node per replica, every partition on every node (so {@code --replicas}
+ * is also the node count), on free loopback ports, data in a temporary directory removed afterwards. Real Ratis
+ * groups, fsync on, real Netty endpoints.
+ *
+ * <p>By default each node is a JVM process of its own, started as {@code ./duro local} starts them, so that the
+ * servers' CPU is measured apart from the load generator's ({@link #serverCpuNanos}); their output goes to
+ * {@code <id>.log} in the log directory. In process ({@code --in-process}) the nodes share the load generator's
+ * JVM, and only their log-entry counts are extra ({@link #commandsAndEntries}).
  */
 final class LocalBenchCluster implements AutoCloseable {
+    /** The node JVMs' options: as {@code ./duro local} runs them. */
+    private static final List<String> NODE_JVM_OPTIONS = List.of(
+            "-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
+
+    private static final Duration STOP_WAIT = Duration.ofSeconds(20);
+
     private final Path dataDirectory;
     private final List<DuroServer> servers = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
     private final String seeds;
 
-    LocalBenchCluster(int partitions, int replicas) throws IOException {
+    LocalBenchCluster(int partitions, int replicas, boolean inProcess, Path logDirectory) throws IOException {
         dataDirectory = Files.createTempDirectory("duro-bench-");
         List<Integer> ports = freePorts(2 * replicas);
         Properties common = new Properties();
@@ -49,7 +66,11 @@ final class LocalBenchCluster implements AutoCloseable {
                 node.putAll(common);
                 node.setProperty("node.id", id);
                 node.setProperty("data.dir", dataDirectory.resolve(id).toString());
-                servers.add(DuroServer.start(ServerConfig.of(node)));
+                if (inProcess) {
+                    servers.add(DuroServer.start(ServerConfig.of(node)));
+                } else {
+                    processes.add(spawn(id, node, logDirectory));
+                }
             }
         } catch (IOException | RuntimeException e) {
             close();
@@ -57,12 +78,61 @@ final class LocalBenchCluster implements AutoCloseable {
         }
     }
 
+    private Process spawn(String id, Properties node, Path logDirectory) throws IOException {
+        Path config = dataDirectory.resolve(id + ".properties");
+        try (OutputStream out = Files.newOutputStream(config)) {
+            node.store(out, "bench node " + id);
+        }
+        Files.createDirectories(logDirectory);
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(NODE_JVM_OPTIONS);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(ServerMain.class.getName());
+        command.add("--config");
+        command.add(config.toString());
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(logDirectory.resolve(id + ".log").toFile())
+                .start();
+    }
+
     String seeds() {
         return seeds;
     }
 
-    /** Commands and log entries proposed so far by every node's group committers. */
+    /** Whether the nodes run as processes of their own, whose CPU {@link #serverCpuNanos} measures. */
+    boolean separateProcesses() {
+        return !processes.isEmpty();
+    }
+
+    /** CPU (user + system) the node processes have used so far; 0 in process. */
+    long serverCpuNanos() {
+        long total = 0;
+        for (Process process : processes) {
+            total += ProcessCpu.nanos(process.pid());
+        }
+        return total;
+    }
+
+    /** Node processes that have exited, as {@code id (exit code)}: a node that crashed under load. */
+    List<String> exitedNodes() {
+        List<String> exited = new ArrayList<>();
+        for (int i = 0; i < processes.size(); i++) {
+            if (!processes.get(i).isAlive()) {
+                exited.add("b" + (i + 1) + " (exit code " + processes.get(i).exitValue() + ")");
+            }
+        }
+        return exited;
+    }
+
+    /** Commands and log entries proposed so far by every node's group committers; null unless in process. */
+    @Nullable
     long[] commandsAndEntries() {
+        if (servers.isEmpty()) {
+            return null;
+        }
         long commands = 0;
         long entries = 0;
         for (DuroServer server : servers) {
@@ -105,7 +175,20 @@ final class LocalBenchCluster implements AutoCloseable {
                 }
             }));
         }
+        for (Process process : processes) {
+            process.destroy(); // SIGTERM: the node shuts down as on Ctrl-C
+        }
         CompletableFuture.allOf(stopping.toArray(new CompletableFuture<?>[0])).join();
+        for (Process process : processes) {
+            try {
+                if (!process.waitFor(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly().waitFor();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
         try (Stream<Path> files = Files.walk(dataDirectory)) {
             for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);

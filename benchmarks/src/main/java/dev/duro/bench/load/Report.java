@@ -11,6 +11,30 @@ import org.HdrHistogram.Histogram;
 
 /** The result of one load run: printed as a table, written as JSON and CSV. */
 public final class Report {
+    /**
+     * CPU seconds of the measured period.
+     *
+     * @param thisProcess the load generator's JVM: the clients, and the servers too if they run in it
+     * @param servers the server processes' (Duro nodes, etcd members); NaN when they were not measured apart
+     * @param serversInThisProcess whether the servers run in the load generator's JVM
+     */
+    public record Cpu(double thisProcess, double servers, boolean serversInThisProcess) {
+        /** The clients' CPU seconds, NaN when they share their JVM with the servers. */
+        public double client() {
+            return serversInThisProcess ? Double.NaN : thisProcess;
+        }
+
+        /** The servers' CPU seconds, NaN when unknown (in this JVM, or a --cluster without --server-pids). */
+        public double server() {
+            return serversInThisProcess ? Double.NaN : servers;
+        }
+
+        /** Everything measured: this process plus the server processes. */
+        public double total() {
+            return thisProcess + (Double.isNaN(servers) ? 0 : servers);
+        }
+    }
+
     private static final double[] PERCENTILES = {50, 90, 99, 99.9};
 
     private final String system;
@@ -20,7 +44,7 @@ public final class Report {
     private final Map<String, Long> aborted;
     private final long errors;
     private final Map<TxKind, Histogram> latencies;
-    private final double cpuSeconds;
+    private final Cpu cpu;
     private final double commandsPerEntry;
     private final double entriesPerSecond;
 
@@ -32,7 +56,7 @@ public final class Report {
             Map<String, Long> aborted,
             long errors,
             Map<TxKind, Histogram> latencies,
-            double cpuSeconds,
+            Cpu cpu,
             double commandsPerEntry,
             double entriesPerSecond) {
         this.system = system;
@@ -42,7 +66,7 @@ public final class Report {
         this.aborted = aborted;
         this.errors = errors;
         this.latencies = latencies;
-        this.cpuSeconds = cpuSeconds;
+        this.cpu = cpu;
         this.commandsPerEntry = commandsPerEntry;
         this.entriesPerSecond = entriesPerSecond;
     }
@@ -88,7 +112,16 @@ public final class Report {
 
     /** CPU seconds used in the measured period: this process, plus the system's own processes outside it. */
     public double cpuSeconds() {
-        return cpuSeconds;
+        return cpu.total();
+    }
+
+    public Cpu cpu() {
+        return cpu;
+    }
+
+    /** Milliseconds of {@code seconds} per committed transaction; NaN if unknown or nothing committed. */
+    private double perCommitMillis(double cpuSeconds) {
+        return committed() == 0 || Double.isNaN(cpuSeconds) ? Double.NaN : 1e3 * cpuSeconds / committed();
     }
 
     /** Aborted / (committed + aborted), in [0, 1]. */
@@ -118,7 +151,10 @@ public final class Report {
                 committed() / seconds,
                 100 * abortRate(),
                 errors,
-                committed() == 0 ? 0 : 1e3 * cpuSeconds / committed());
+                committed() == 0 ? 0 : 1e3 * cpu.total() / committed());
+        // Exactly these two lines, which scripts read.
+        out.println("server CPU: " + cpuLine(cpu.server(), "the servers run in this process: see process CPU"));
+        out.println("client CPU: " + cpuLine(cpu.client(), "the clients share this process with the servers"));
         if (!Double.isNaN(commandsPerEntry)) {
             out.printf(
                     Locale.ROOT,
@@ -189,11 +225,14 @@ public final class Report {
         out.append(String.format(
                 Locale.ROOT,
                 "  \"committedPerSecond\": %.1f, \"abortRate\": %.5f, \"errors\": %d, \"cpuMillisPerCommit\": %.4f,"
+                        + " \"serverCpuMillisPerCommit\": %s, \"clientCpuMillisPerCommit\": %s,"
                         + " \"commandsPerLogEntry\": %s, \"logEntriesPerSecond\": %s,\n",
                 committed() / seconds,
                 abortRate(),
                 errors,
-                committed() == 0 ? 0 : 1e3 * cpuSeconds / committed(),
+                committed() == 0 ? 0 : 1e3 * cpu.total() / committed(),
+                precise(perCommitMillis(cpu.server())),
+                precise(perCommitMillis(cpu.client())),
                 number(commandsPerEntry),
                 number(entriesPerSecond)));
         out.append("  \"aborts\": {");
@@ -225,6 +264,20 @@ public final class Report {
             separator = ",\n";
         }
         return out.append("\n  }\n}\n").toString();
+    }
+
+    private String cpuLine(double seconds, String whyUnknown) {
+        if (Double.isNaN(seconds) && cpu.serversInThisProcess()) {
+            return "n/a ms per committed tx (" + whyUnknown + ")";
+        }
+        if (Double.isNaN(seconds) || committed() == 0) {
+            return "n/a ms per committed tx (not measured: give --server-pids with --cluster)";
+        }
+        return String.format(Locale.ROOT, "%.3f ms per committed tx", perCommitMillis(seconds));
+    }
+
+    private static String precise(double value) {
+        return Double.isNaN(value) ? "null" : String.format(Locale.ROOT, "%.4f", value);
     }
 
     private static String number(double value) {

@@ -2,6 +2,7 @@ package dev.duro.bench.load;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -27,19 +28,22 @@ public enum SystemKind {
     /** Starts this system in the layout {@code options} describes, telling the console what it starts. */
     public Target start(LoadOptions options, PrintStream console) throws IOException {
         return switch (this) {
-            case DURO -> startDuro(options.partitions(), options.replicas(), console);
-            case DUR -> startDuro(1, options.partitions() * options.replicas(), console);
+            case DURO -> startDuro(options.partitions(), options.replicas(), options, console);
+            case DUR -> startDuro(1, options.partitions() * options.replicas(), options, console);
             case ETCD -> EtcdTarget.start(options.replicas(), console);
         };
     }
 
-    private static Target startDuro(int partitions, int replicas, PrintStream console) throws IOException {
+    private static Target startDuro(int partitions, int replicas, LoadOptions options, PrintStream console)
+            throws IOException {
+        Path logs = options.outputDirectory().resolve("nodes-" + partitions + "x" + replicas);
         console.printf(
                 Locale.ROOT,
-                "starting Duro: %d node(s), %d partition(s) x %d replicas, in this process ...%n",
+                "starting Duro: %d node(s), %d partition(s) x %d replicas, %s ...%n",
                 replicas,
                 partitions,
-                replicas);
-        return DuroTarget.start(partitions, replicas);
+                replicas,
+                options.inProcess() ? "in this process" : "one process each (output in " + logs + ")");
+        return DuroTarget.start(partitions, replicas, options.inProcess(), logs);
     }
 }

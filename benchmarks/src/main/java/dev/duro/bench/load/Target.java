@@ -1,5 +1,7 @@
 package dev.duro.bench.load;
 
+import java.util.List;
+
 /**
  * A system under test: Duro (started here or reached with {@code --cluster}), classical DUR, or a peer store.
  * Closed-loop clients each open a {@link Session} and run plans through it.
@@ -23,11 +25,22 @@ public interface Target extends AutoCloseable {
     }
 
     /**
-     * CPU time (user + system, nanoseconds) the system's processes outside this JVM have used so far, e.g. etcd
-     * members; 0 when it all runs in this process, whose CPU the load generator measures itself.
+     * CPU time (user + system, nanoseconds) the system's server processes have used so far: Duro's node processes,
+     * etcd's members. Negative when they cannot be measured apart from the load generator: nodes running in its
+     * JVM, or a cluster reached with {@code --cluster} and no {@code --server-pids}.
      */
-    default long externalCpuNanos() {
-        return 0;
+    default long serverCpuNanos() {
+        return -1;
+    }
+
+    /** Whether the servers run in the load generator's JVM, whose CPU then covers clients and servers alike. */
+    default boolean serversInThisProcess() {
+        return false;
+    }
+
+    /** What went wrong with the servers during the run (a node process that exited), for the report; empty if none. */
+    default List<String> serverFailures() {
+        return List.of();
     }
 
     @Override
