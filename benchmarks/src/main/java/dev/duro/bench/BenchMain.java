@@ -6,6 +6,7 @@ import dev.duro.bench.load.LoadGenerator;
 import dev.duro.bench.load.LoadOptions;
 import dev.duro.bench.load.SystemKind;
 import dev.duro.bench.load.Workload;
+import dev.duro.server.ServerConfig;
 import java.util.Arrays;
 
 /**
@@ -50,6 +51,11 @@ public final class BenchMain {
             System.exit(2);
             return;
         }
-        System.exit(new LoadGenerator(options, System.out).run() ? 0 : 1);
+        try {
+            System.exit(new LoadGenerator(options, System.out).run() ? 0 : 1);
+        } catch (ServerConfig.InvalidConfigException e) {
+            System.err.println("duro bench: --set: " + e.getMessage());
+            System.exit(2);
+        }
     }
 }

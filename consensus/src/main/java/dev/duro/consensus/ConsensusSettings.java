@@ -19,6 +19,8 @@ import java.time.Duration;
  *     ({@link #messageBytesMax()}) and the pieces a snapshot is sent in ({@link #snapshotChunkBytesMax()})
  * @param queuedBytesMax commands waiting for the next log entry, per partition, before submissions are refused
  *     as overloaded
+ * @param proposalsInFlightMax log entries a node may have proposed to one partition and not yet seen applied:
+ *     1 waits a Raft round between entries (the largest batches); more keep the log busy while one commits
  * @param requestTimeout how long one log append may take before it is retried
  */
 public record ConsensusSettings(
@@ -30,6 +32,7 @@ public record ConsensusSettings(
         int batchCommandsMax,
         int batchBytesMax,
         long queuedBytesMax,
+        int proposalsInFlightMax,
         Duration requestTimeout) {
     /** Bounds {@link #batchBytesMax} so that the message sizes derived from it stay well inside an int. */
     private static final int BATCH_BYTES_MAX_LIMIT = 256 << 20;
@@ -42,6 +45,9 @@ public record ConsensusSettings(
      */
     private static final int MESSAGE_ENVELOPE_BYTES = 2 << 20;
 
+    /** The default of {@link #proposalsInFlightMax} (docs/performance.md). */
+    public static final int PROPOSALS_IN_FLIGHT_DEFAULT = 1;
+
     /** How many closed segments the log-entry cache may hold besides the open one. */
     public static final int LOG_CACHED_CLOSED_SEGMENTS_MAX = 2;
 
@@ -53,6 +59,9 @@ public record ConsensusSettings(
                 batchBytesMax >= 1024 && batchBytesMax <= BATCH_BYTES_MAX_LIMIT,
                 "raft.batch-bytes-max must be in [1024, " + BATCH_BYTES_MAX_LIMIT + "]: " + batchBytesMax);
         require(queuedBytesMax >= batchBytesMax, "raft.queued-bytes-max must be >= raft.batch-bytes-max");
+        require(
+                proposalsInFlightMax >= 1 && proposalsInFlightMax <= 64,
+                "raft.proposals-in-flight-max must be in [1, 64]: " + proposalsInFlightMax);
         require(!requestTimeout.isNegative() && !requestTimeout.isZero(), "raft.request-timeout must be positive");
     }
 
@@ -107,7 +116,16 @@ public record ConsensusSettings(
 
     public static ConsensusSettings defaults(Path storageDirectory, String raftHost, int raftPort) {
         return new ConsensusSettings(
-                storageDirectory, raftHost, raftPort, true, 20_000, 1_000, 4 << 20, 64L << 20, Duration.ofSeconds(3));
+                storageDirectory,
+                raftHost,
+                raftPort,
+                true,
+                20_000,
+                1_000,
+                4 << 20,
+                64L << 20,
+                PROPOSALS_IN_FLIGHT_DEFAULT,
+                Duration.ofSeconds(3));
     }
 
     public ConsensusSettings withSnapshotEveryEntries(long entries) {
@@ -120,6 +138,7 @@ public record ConsensusSettings(
                 batchCommandsMax,
                 batchBytesMax,
                 queuedBytesMax,
+                proposalsInFlightMax,
                 requestTimeout);
     }
 
@@ -133,6 +152,7 @@ public record ConsensusSettings(
                 batchCommandsMax,
                 batchBytesMax,
                 queuedBytesMax,
+                proposalsInFlightMax,
                 requestTimeout);
     }
 }

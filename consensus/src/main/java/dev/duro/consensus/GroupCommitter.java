@@ -30,7 +30,10 @@ public final class GroupCommitter implements Closeable {
     private final CommandBatches batches;
 
     private final ProposalQueue<Queued> queue;
-    private boolean inFlight;
+    /** Entries proposed and not yet answered; at most {@code raft.proposals-in-flight-max}. */
+    private int inFlight;
+
+    private final int inFlightMax;
     private boolean closed;
 
     private long entriesSent;
@@ -48,6 +51,7 @@ public final class GroupCommitter implements Closeable {
         this.client = client;
         this.batches = batches;
         this.queue = new ProposalQueue<>(partition, settings);
+        this.inFlightMax = settings.proposalsInFlightMax();
     }
 
     /**
@@ -71,11 +75,11 @@ public final class GroupCommitter implements Closeable {
     private void sendNext() {
         List<Queued> batch;
         synchronized (this) {
-            if (inFlight || queue.isEmpty()) {
+            if (inFlight >= inFlightMax || queue.isEmpty()) {
                 return;
             }
             batch = queue.nextBatch();
-            inFlight = true;
+            inFlight++;
             entriesSent++;
             commandsSent += batch.size();
         }
@@ -98,7 +102,7 @@ public final class GroupCommitter implements Closeable {
             }
         }
         synchronized (this) {
-            inFlight = false;
+            inFlight--;
         }
         sendNext();
     }

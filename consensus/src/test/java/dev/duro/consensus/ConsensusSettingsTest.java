@@ -19,6 +19,7 @@ class ConsensusSettingsTest {
                 1_000,
                 bytes,
                 Math.max(bytes, 64L << 20),
+                1,
                 Duration.ofSeconds(3));
     }
 

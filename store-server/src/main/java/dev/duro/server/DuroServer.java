@@ -179,6 +179,7 @@ public final class DuroServer implements Closeable {
                 config.batchCommandsMax(),
                 defaults.batchBytesMax(),
                 defaults.queuedBytesMax(),
+                config.proposalsInFlightMax(),
                 defaults.requestTimeout());
     }
 

@@ -1,5 +1,6 @@
 package dev.duro.server;
 
+import dev.duro.consensus.ConsensusSettings;
 import dev.duro.core.Limits;
 import dev.duro.core.certify.CertifierSettings;
 import dev.duro.core.engine.EngineSettings;
@@ -59,6 +60,7 @@ public final class ServerConfig {
     private final boolean fsync;
     private final long snapshotEveryEntries;
     private final int batchCommandsMax;
+    private final int proposalsInFlightMax;
     private final Duration readWaitMax;
     private final Duration commitTimeout;
     private final int inflightCommitsMax;
@@ -100,6 +102,8 @@ public final class ServerConfig {
         fsync = in.bool("raft.fsync", true);
         snapshotEveryEntries = in.integer("raft.snapshot-every-entries", 20_000, 1, Integer.MAX_VALUE);
         batchCommandsMax = in.integer("raft.batch-commands-max", 1_000, 1, 100_000);
+        proposalsInFlightMax =
+                in.integer("raft.proposals-in-flight-max", ConsensusSettings.PROPOSALS_IN_FLIGHT_DEFAULT, 1, 64);
         readWaitMax = Duration.ofMillis(in.integer("server.read-wait-millis-max", 2_000, 0, 600_000));
         commitTimeout = Duration.ofMillis(in.integer("server.commit-timeout-millis", 10_000, 1, 600_000));
         inflightCommitsMax = in.integer("server.inflight-commits-max", 10_000, 1, 10_000_000);
@@ -193,6 +197,10 @@ public final class ServerConfig {
 
     public int batchCommandsMax() {
         return batchCommandsMax;
+    }
+
+    public int proposalsInFlightMax() {
+        return proposalsInFlightMax;
     }
 
     public Duration readWaitMax() {

@@ -45,7 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  * reached when it started, whether it came back through a snapshot sent by the leader (and how large), and how the
  * other two replicas kept committing meanwhile. At the end every partition's replicas must converge, and the
  * sampled keys read back at both nodes. The figures are printed and written to
- * {@code target/recovery-at-scale.md}.
+ * {@code target/recovery-at-scale.md}. {@code -Dduro.recovery.outcomes-retained=N} sets {@code engine.outcomes-retained}
+ * on every node, to run the same recoveries past the window of retained outcomes.
  */
 @EnabledIfSystemProperty(named = "duro.recovery.keys", matches = "[0-9]+")
 class RecoveryAtScaleTest {
@@ -93,17 +94,24 @@ class RecoveryAtScaleTest {
         long downSeconds = Long.getLong("duro.recovery.down-seconds", 120);
         long wipedDownSeconds = Long.getLong("duro.recovery.wiped-down-seconds", 30);
         int transactionsPerSecond = Integer.getInteger("duro.recovery.rate", 200);
-        cluster = TestCluster.builder(data)
+        String outcomesRetained = System.getProperty("duro.recovery.outcomes-retained");
+        TestCluster.Builder builder = TestCluster.builder(data)
                 .label(getClass().getSimpleName())
                 .nodes(3)
                 .partitions(2)
                 .replication(3)
                 .flavour(TestCluster.Flavour.PROCESSES)
-                .jvmOptions("-Xmx4g", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError")
-                .start();
+                .jvmOptions("-Xmx4g", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError");
+        if (outcomesRetained != null) {
+            // A window far smaller than what a down node misses: its peers forget most of what it replays.
+            builder.set("engine.outcomes-retained", outcomesRetained);
+        }
+        cluster = builder.start();
         DuroClient client = cluster.newClient();
         ClusterFaults faults = new ClusterFaults(cluster, client);
-        print("# Recovery at scale\n\n3 nodes x 2 partitions x 3 replicas, default settings, -Xmx4g per node; "
+        print("# Recovery at scale\n\n3 nodes x 2 partitions x 3 replicas, "
+                + (outcomesRetained == null ? "default settings" : "engine.outcomes-retained=" + outcomesRetained)
+                + ", -Xmx4g per node; "
                 + keysPerPartition + " keys of " + VALUE_BYTES + " B per partition, " + KEYS_PER_TRANSACTION
                 + " per transaction\n");
         List<Recovery> recoveries = new ArrayList<>();

@@ -169,14 +169,17 @@ public final class CompareMain {
                         .add(sample);
                 console.printf(
                         Locale.ROOT,
-                        "   %s %d%% global: %.0f tx/s, aborts %.2f%%, errors %d, p50 %.2f ms, CPU %.3f ms/tx%n",
+                        "   %s %d%% global: %.0f tx/s, aborts %.2f%%, errors %d, p50 %.2f ms, CPU %.3f ms/tx"
+                                + " (server %.3f, client %.3f)%n",
                         system.name(),
                         global,
                         sample.committedPerSecond(),
                         100 * sample.abortRate(),
                         sample.errors(),
                         sample.allLatencies().getValueAtPercentile(50) / 1e3,
-                        sample.cpuMillisPerCommit());
+                        sample.cpuMillisPerCommit(),
+                        sample.serverCpuMillisPerCommit(),
+                        sample.clientCpuMillisPerCommit());
             }
         }
     }

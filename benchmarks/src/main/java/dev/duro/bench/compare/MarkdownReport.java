@@ -103,11 +103,19 @@ public final class MarkdownReport {
         grid(md, results, p -> String.format(Locale.ROOT, "%.2f%%", 100 * p.abortRate()));
         md.append("## CPU per committed transaction (ms, median)\n\n");
         grid(md, results, p -> String.format(Locale.ROOT, "%.3f", p.cpuMillisPerCommit()));
+        md.append("## Server CPU per committed transaction (ms, median)\n\n");
+        grid(md, results, p -> millis(p.serverCpuMillisPerCommit()));
+        md.append("## Client CPU per committed transaction (ms, median)\n\n");
+        grid(md, results, p -> millis(p.clientCpuMillisPerCommit()));
         latencies(md, results);
         long errors = results.points().stream().mapToLong(PointResult::errors).sum();
         if (errors > 0) {
             md.append(String.format(Locale.ROOT, "Errors (not aborts) over all runs: %d.%n%n", errors));
         }
+    }
+
+    private static String millis(double value) {
+        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.3f", value);
     }
 
     /** A systems × % global table of {@code cell}. */
@@ -201,9 +209,10 @@ public final class MarkdownReport {
             a start warms up three times as long (fresh cluster, cold JIT).
             - Throughput: median over repetitions, [min-max]; latency percentiles come from the run with the \
             median throughput; abort rate and CPU/tx are medians over repetitions.
-            - CPU per committed transaction: CPU time (user + system) of this JVM over the measured period \
-            (load generator clients and, for Duro/DUR, every replica), plus for etcd the members' utime + stime \
-            from /proc/<pid>/stat; divided by commits.
+            - CPU per committed transaction: CPU time (user + system) over the measured period, divided by commits: \
+            the server processes' (Duro's and DUR's nodes, etcd's members: utime + stime from /proc/<pid>/stat) \
+            and the load generator's JVM (the clients), and their sum; n/a where the nodes ran inside the load \
+            generator (--in-process).
             - The targets compare medians; on a small shared machine they say little about the protocol at scale.
             """;
 }

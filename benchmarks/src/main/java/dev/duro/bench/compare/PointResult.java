@@ -1,6 +1,7 @@
 package dev.duro.bench.compare;
 
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /** The repetitions of one configuration: a system at one percentage of global transactions. */
 public record PointResult(String system, int globalPercent, List<RunSample> runs) {
@@ -30,10 +31,22 @@ public record PointResult(String system, int globalPercent, List<RunSample> runs
 
     /** Median CPU milliseconds per committed transaction over the repetitions (NaN when none committed). */
     public double cpuMillisPerCommit() {
-        double[] values = runs.stream()
-                .mapToDouble(RunSample::cpuMillisPerCommit)
-                .filter(v -> !Double.isNaN(v))
-                .toArray();
+        return median(RunSample::cpuMillisPerCommit);
+    }
+
+    /** Median of the servers' CPU milliseconds per committed transaction (NaN when not measured apart). */
+    public double serverCpuMillisPerCommit() {
+        return median(RunSample::serverCpuMillisPerCommit);
+    }
+
+    /** Median of the clients' CPU milliseconds per committed transaction (NaN when not measured apart). */
+    public double clientCpuMillisPerCommit() {
+        return median(RunSample::clientCpuMillisPerCommit);
+    }
+
+    private double median(ToDoubleFunction<RunSample> metric) {
+        double[] values =
+                runs.stream().mapToDouble(metric).filter(v -> !Double.isNaN(v)).toArray();
         return values.length == 0 ? Double.NaN : Spread.of(values).median();
     }
 

@@ -7,13 +7,16 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * What the comparison keeps of one measured run: throughput, abort rate, CPU per committed transaction and the
- * latency histograms (microseconds) per class of transaction.
+ * What the comparison keeps of one measured run: throughput, abort rate, CPU per committed transaction (all of it,
+ * and the servers' and the clients' apart where they ran as separate processes; NaN otherwise) and the latency
+ * histograms (microseconds) per class of transaction.
  */
 public record RunSample(
         double committedPerSecond,
         double abortRate,
         double cpuMillisPerCommit,
+        double serverCpuMillisPerCommit,
+        double clientCpuMillisPerCommit,
         long errors,
         Map<TxKind, Histogram> latencies) {
     public static RunSample of(Report report) {
@@ -29,6 +32,8 @@ public record RunSample(
                 report.committedPerSecond(),
                 report.abortRate(),
                 committed == 0 ? Double.NaN : 1e3 * report.cpuSeconds() / committed,
+                committed == 0 ? Double.NaN : 1e3 * report.cpu().server() / committed,
+                committed == 0 ? Double.NaN : 1e3 * report.cpu().client() / committed,
                 report.errors(),
                 latencies);
     }

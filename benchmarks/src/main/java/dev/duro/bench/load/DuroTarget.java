@@ -45,11 +45,12 @@ public final class DuroTarget implements Target {
 
     /**
      * Starts {@code partitions × replicas} (one node per replica: processes whose output goes to {@code logDirectory},
-     * or in this JVM) and connects to it.
+     * or in this JVM) with the given node settings, and connects to it.
      */
-    public static DuroTarget start(int partitions, int replicas, boolean inProcess, Path logDirectory)
+    public static DuroTarget start(
+            int partitions, int replicas, boolean inProcess, Map<String, String> settings, Path logDirectory)
             throws IOException {
-        LocalBenchCluster cluster = new LocalBenchCluster(partitions, replicas, inProcess, logDirectory);
+        LocalBenchCluster cluster = new LocalBenchCluster(partitions, replicas, inProcess, settings, logDirectory);
         String name = partitions == 1 ? "dur-1x" + replicas : "duro-" + partitions + "x" + replicas;
         try {
             return new DuroTarget(name, cluster, List.of(), cluster.seeds());

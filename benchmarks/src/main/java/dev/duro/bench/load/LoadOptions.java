@@ -7,6 +7,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Options of the load generator. Defaults reproduce the S-DUR paper's setup at a size this machine runs: two
@@ -28,6 +30,7 @@ public record LoadOptions(
         SystemKind system,
         boolean inProcess,
         List<Long> serverPids,
+        Map<String, String> nodeSettings,
         boolean help) {
     public static final String USAGE =
             """
@@ -48,6 +51,8 @@ public record LoadOptions(
                                         etcd with R members (needs /usr/bin/etcd: apt-get install etcd-server) (duro)
               --in-process              run the Duro nodes it starts inside the load generator's JVM (by default
                                         each node is a process of its own, as ./duro local runs them)
+              --set KEY=VALUE           a setting of the Duro nodes it starts (README's configuration table);
+                                        repeatable
               --cluster host:port,...   drive an existing Duro cluster instead of starting one
               --server-pids PID,...     with --cluster: the node processes whose CPU to report (./duro local
                                         prints them)
@@ -68,6 +73,10 @@ public record LoadOptions(
         require(serverPids.isEmpty() || cluster != null, "--server-pids names the nodes of --cluster");
         require(!inProcess || (cluster == null && system != SystemKind.ETCD), "--in-process starts Duro nodes");
         serverPids = List.copyOf(serverPids);
+        require(
+                nodeSettings.isEmpty() || (cluster == null && system != SystemKind.ETCD),
+                "--set configures Duro" + " nodes this run starts");
+        nodeSettings = Map.copyOf(nodeSettings);
         require(replicas >= 1, "--replicas must be >= 1");
         require(clients >= 1 && clients <= 10_000, "--clients must be in [1, 10000]");
         require(!duration.isNegative() && !duration.isZero(), "--duration must be positive");
@@ -112,6 +121,7 @@ public record LoadOptions(
         boolean help = false;
         boolean inProcess = false;
         List<Long> serverPids = List.of();
+        Map<String, String> nodeSettings = new TreeMap<>();
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
@@ -141,6 +151,15 @@ public record LoadOptions(
                 case "--out" -> out = Path.of(value);
                 case "--system" -> system = SystemKind.parse(value);
                 case "--server-pids" -> serverPids = parsePids(value);
+                case "--set" -> {
+                    int equals = value.indexOf('=');
+                    if (equals <= 0) {
+                        throw new IllegalArgumentException("--set takes KEY=VALUE, not '" + value + "'");
+                    }
+                    nodeSettings.put(
+                            value.substring(0, equals).trim(),
+                            value.substring(equals + 1).trim());
+                }
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
         }
@@ -171,6 +190,7 @@ public record LoadOptions(
                 system,
                 inProcess,
                 serverPids,
+                nodeSettings,
                 help);
     }
 }

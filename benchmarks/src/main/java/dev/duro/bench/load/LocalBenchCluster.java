@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,8 @@ final class LocalBenchCluster implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     private final String seeds;
 
-    LocalBenchCluster(int partitions, int replicas, boolean inProcess, Path logDirectory) throws IOException {
+    LocalBenchCluster(int partitions, int replicas, boolean inProcess, Map<String, String> settings, Path logDirectory)
+            throws IOException {
         dataDirectory = Files.createTempDirectory("duro-bench-");
         List<Integer> ports = freePorts(2 * replicas);
         Properties common = new Properties();
@@ -59,6 +61,7 @@ final class LocalBenchCluster implements AutoCloseable {
         common.setProperty("cluster.nodes", String.join(",", ids));
         common.setProperty("cluster.partitions", Integer.toString(partitions));
         common.setProperty("cluster.replication", Integer.toString(replicas));
+        settings.forEach(common::setProperty);
         seeds = String.join(",", addresses);
         try {
             for (String id : ids) {
@@ -66,8 +69,9 @@ final class LocalBenchCluster implements AutoCloseable {
                 node.putAll(common);
                 node.setProperty("node.id", id);
                 node.setProperty("data.dir", dataDirectory.resolve(id).toString());
+                ServerConfig config = ServerConfig.of(node); // a bad --set fails here, naming the setting
                 if (inProcess) {
-                    servers.add(DuroServer.start(ServerConfig.of(node)));
+                    servers.add(DuroServer.start(config));
                 } else {
                     processes.add(spawn(id, node, logDirectory));
                 }

@@ -44,6 +44,6 @@ public enum SystemKind {
                 partitions,
                 replicas,
                 options.inProcess() ? "in this process" : "one process each (output in " + logs + ")");
-        return DuroTarget.start(partitions, replicas, options.inProcess(), logs);
+        return DuroTarget.start(partitions, replicas, options.inProcess(), options.nodeSettings(), logs);
     }
 }

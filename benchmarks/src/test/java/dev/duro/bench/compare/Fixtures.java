@@ -18,7 +18,7 @@ final class Fixtures {
         }
         Map<TxKind, Histogram> latencies = new EnumMap<>(TxKind.class);
         latencies.put(kind, histogram);
-        return new RunSample(committedPerSecond, 0.004, 0.5, 0, latencies);
+        return new RunSample(committedPerSecond, 0.004, 0.5, 0.4, 0.1, 0, latencies);
     }
 
     /** Three runs around {@code median}: 0.9x, 1x and 1.2x of it. */

@@ -30,6 +30,10 @@ class MarkdownReportTest {
         assertContains(md, "| duro-2x3 | 2.00 [1.80-2.40] | 1.80 [1.62-2.16] | 1.20 [1.08-1.44] | 0.80 [0.72-0.96] |");
         assertContains(md, "| etcd-3 | 0.40% | 0.40% | 0.40% | 0.40% |");
         assertContains(md, "| dur-1x6 | 0.500 | 0.500 | 0.500 | 0.500 |");
+        assertContains(md, "## Server CPU per committed transaction (ms, median)\n\n| system |");
+        assertContains(md, "| dur-1x6 | 0.400 | 0.400 | 0.400 | 0.400 |");
+        assertContains(md, "## Client CPU per committed transaction (ms, median)\n\n| system |");
+        assertContains(md, "| dur-1x6 | 0.100 | 0.100 | 0.100 | 0.100 |");
         assertContains(md, "| system | % global | local p50 / p99 | global p50 / p99 |");
         assertContains(md, "| duro-2x3 | 10 | - | 5.00 / 9.90 |");
         assertContains(md, "| duro-2x3 vs dur-1x6 at 0% global >= 1.8x | **met** | 2.00x |");
