@@ -90,6 +90,17 @@ public final class PartitionStateMachine extends BaseStateMachine {
 
     /** Guarded by {@link #lock}. */
     private PartitionEngine engine;
+
+    /**
+     * The engine's frontier as of its last change, refreshed under the lock wherever the engine delivers, receives a
+     * vote or is replaced: the publishing thread reads it without the lock, so one replica taking a snapshot does
+     * not hold up the frontiers of the node's other partitions. A frontier a moment old is still correct (they are
+     * self-contained and only grow), just less fresh.
+     */
+    private volatile Frontier latestFrontier;
+
+    /** Set while a snapshot is encoded under the lock: {@link #tick} skips a round instead of waiting. */
+    private volatile boolean snapshotting;
     /** Readers waiting for SC to reach a snapshot; guarded by {@link #lock}. */
     private final TreeMap<Long, List<CompletableFuture<Long>>> snapshotWaiters = new TreeMap<>();
 
@@ -105,6 +116,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
         this.batches = new CommandBatches(limits);
         this.effects = effects;
         this.engine = new PartitionEngine(partition, settings);
+        this.latestFrontier = engine.frontier();
     }
 
     public int partition() {
@@ -200,12 +212,11 @@ public final class PartitionStateMachine extends BaseStateMachine {
         long encodedNanos;
         try (FileChannel channel = FileChannel.open(
                 temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            synchronized (lock) {
-                if (!last.equals(getLastAppliedTermIndex())) {
-                    // Ratis calls this on the applier thread, which is the only one that applies; never expected.
-                    throw new IOException("partition " + partition + " applied past " + last + " while snapshotting");
-                }
-                bytes = stateCodec.write(engine, Channels.newOutputStream(channel));
+            snapshotting = true;
+            try {
+                bytes = encode(last, channel);
+            } finally {
+                snapshotting = false;
             }
             encodedNanos = System.nanoTime();
             channel.force(true);
@@ -225,6 +236,17 @@ public final class PartitionStateMachine extends BaseStateMachine {
                 (encodedNanos - startNanos) / 1_000_000,
                 (System.nanoTime() - encodedNanos) / 1_000_000);
         return last.getIndex();
+    }
+
+    /** Encodes the engine into {@code channel}, under the lock; returns the bytes written. */
+    private long encode(TermIndex last, FileChannel channel) throws IOException {
+        synchronized (lock) {
+            if (!last.equals(getLastAppliedTermIndex())) {
+                // Ratis calls takeSnapshot on the applier thread, the only one that applies; never expected.
+                throw new IOException("partition " + partition + " applied past " + last + " while snapshotting");
+            }
+            return stateCodec.write(engine, Channels.newOutputStream(channel));
+        }
     }
 
     /** Makes a rename in {@code directory} durable. */
@@ -367,6 +389,9 @@ public final class PartitionStateMachine extends BaseStateMachine {
     }
 
     public void tick(long nowMillis) {
+        if (snapshotting) {
+            return; // the engine is locked for a while: the next round ticks it (timers are times, not counts)
+        }
         List<Effect> produced;
         synchronized (lock) {
             produced = engine.tick(nowMillis);
@@ -395,6 +420,17 @@ public final class PartitionStateMachine extends BaseStateMachine {
         }
     }
 
+    /** The values of {@code keys} at {@code snapshot}, in their order, read under one acquisition of the lock. */
+    public List<VersionedValue> readAll(List<Bytes> keys, long snapshot) {
+        List<VersionedValue> values = new ArrayList<>(keys.size());
+        synchronized (lock) {
+            for (Bytes key : keys) {
+                values.add(engine.read(key, snapshot));
+            }
+        }
+        return values;
+    }
+
     /** Completes (with SC) once this replica's SC reaches {@code snapshot}; the caller bounds the wait. */
     public CompletableFuture<Long> awaitSnapshot(long snapshot) {
         synchronized (lock) {
@@ -409,7 +445,9 @@ public final class PartitionStateMachine extends BaseStateMachine {
     }
 
     /** Must hold {@link #lock}. */
+    /** After the engine changed (under the lock): wakes reads waiting for its counter, refreshes the frontier. */
     private void releaseSnapshotWaiters() {
+        latestFrontier = engine.frontier();
         long counter = engine.snapshotCounter();
         while (!snapshotWaiters.isEmpty() && snapshotWaiters.firstKey() <= counter) {
             Map.Entry<Long, List<CompletableFuture<Long>>> ready = snapshotWaiters.pollFirstEntry();
@@ -431,9 +469,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
 
     /** This replica's frontier ({@link PartitionEngine#frontier}): self-contained, publishable at any time. */
     public Frontier frontier() {
-        synchronized (lock) {
-            return engine.frontier();
-        }
+        return latestFrontier;
     }
 
     /** The outcome of a recently finished transaction at this replica, or null (unknown or no longer retained). */

@@ -1,6 +1,8 @@
 package dev.duro.client;
 
 import dev.duro.core.Bytes;
+import java.util.Collection;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
 
@@ -11,6 +13,18 @@ public interface KeyReader {
 
     default @Nullable Bytes get(Bytes key) {
         return Transaction.join(getAsync(key));
+    }
+
+    /**
+     * The values of {@code keys} in the transaction's snapshot, in the keys' order (a key named twice appears
+     * once); an absent key maps to null. One request per partition (per 32 keys), all sent at once: the round trip
+     * of a read per key, once.
+     */
+    CompletableFuture<Map<Bytes, Bytes>> getAllAsync(Collection<Bytes> keys);
+
+    /** {@link #getAllAsync}, waiting for the answer. */
+    default Map<Bytes, Bytes> getAll(Collection<Bytes> keys) {
+        return Transaction.join(getAllAsync(keys));
     }
 
     /** The value as UTF-8 text, or null when absent. */

@@ -2,19 +2,23 @@ package dev.duro.client;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
+import dev.duro.core.wire.ClientRequest;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.HostPort;
+import dev.duro.core.wire.MultiReadReply;
+import dev.duro.core.wire.MultiReadRequest;
 import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ServerReply;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.LongFunction;
 import javax.annotation.Nullable;
 
 /**
- * Reads one key from any replica of its partition, failing over to the next replica when one is unreachable,
+ * Reads one key, or several of one partition, from any replica of the partition, failing over to the next replica when one is unreachable,
  * lags beyond its wait bound, or does not hold the partition. Replicas that recently failed are tried last
  * ({@link NodeHealth}).
  */
@@ -34,14 +38,30 @@ final class PartitionReader {
      * @param minVersion the session token: the replica must have reached this version
      */
     CompletableFuture<ReadReply> read(Bytes key, @Nullable Long snapshot, long minVersion) {
-        List<HostPort> replicas = client.health().order(client.cluster().replicas(partition), firstChoice);
-        return attempt(key, snapshot, minVersion, replicas, 0, null);
+        long at = snapshot == null ? ReadRequest.LATEST : snapshot;
+        return firstAnswer(id -> new ReadRequest(id, key, at, minVersion), ReadReply.class);
     }
 
-    private CompletableFuture<ReadReply> attempt(
-            Bytes key,
-            @Nullable Long snapshot,
-            long minVersion,
+    /**
+     * Reads {@code keys}, all of this partition, at one snapshot in one round trip.
+     *
+     * @param snapshot the snapshot to read at, or null for the replica's current one
+     * @param minVersion the session token: the replica must have reached this version
+     */
+    CompletableFuture<MultiReadReply> readAll(List<Bytes> keys, @Nullable Long snapshot, long minVersion) {
+        long at = snapshot == null ? ReadRequest.LATEST : snapshot;
+        return firstAnswer(id -> new MultiReadRequest(id, partition, at, minVersion, keys), MultiReadReply.class);
+    }
+
+    private <R extends ServerReply> CompletableFuture<R> firstAnswer(
+            LongFunction<ClientRequest> request, Class<R> type) {
+        List<HostPort> replicas = client.health().order(client.cluster().replicas(partition), firstChoice);
+        return attempt(request, type, replicas, 0, null);
+    }
+
+    private <R extends ServerReply> CompletableFuture<R> attempt(
+            LongFunction<ClientRequest> request,
+            Class<R> type,
             List<HostPort> replicas,
             int tried,
             @Nullable DuroException previous) {
@@ -52,26 +72,25 @@ final class PartitionReader {
                             : new UnavailableException("no replica of partition " + partition + " answered", false));
         }
         HostPort replica = replicas.get(tried);
-        long at = snapshot == null ? ReadRequest.LATEST : snapshot;
-        return client.call(replica, id -> new ReadRequest(id, key, at, minVersion))
-                .handle((reply, failure) -> classify(reply, failure))
+        return client.call(replica, request)
+                .handle((reply, failure) -> classify(reply, failure, type))
                 .thenCompose(result -> {
-                    if (result instanceof ReadReply read) {
+                    if (type.isInstance(result)) {
                         client.health().served(replica);
-                        return CompletableFuture.completedFuture(read);
+                        return CompletableFuture.completedFuture(type.cast(result));
                     }
                     RetryOrFail outcome = (RetryOrFail) result;
                     if (!outcome.retry) {
                         return CompletableFuture.failedFuture(outcome.error);
                     }
                     client.health().failed(replica);
-                    return attempt(key, snapshot, minVersion, replicas, tried + 1, outcome.error);
+                    return attempt(request, type, replicas, tried + 1, outcome.error);
                 });
     }
 
     private record RetryOrFail(DuroException error, boolean retry) {}
 
-    private Object classify(@Nullable ServerReply reply, @Nullable Throwable failure) {
+    private Object classify(@Nullable ServerReply reply, @Nullable Throwable failure, Class<?> type) {
         if (failure != null) {
             Throwable cause =
                     failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
@@ -82,8 +101,8 @@ final class PartitionReader {
                     cause instanceof DuroException duro ? duro : new UnavailableException(cause.toString(), false),
                     false);
         }
-        if (reply instanceof ReadReply read) {
-            return read;
+        if (type.isInstance(reply)) {
+            return reply;
         }
         if (reply instanceof ErrorReply error && anotherReplicaMayAnswer(error.code())) {
             return new RetryOrFail(DuroClient.errorOf(error), true);

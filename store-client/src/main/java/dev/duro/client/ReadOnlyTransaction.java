@@ -5,9 +5,15 @@ import dev.duro.core.DuroException;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.HostPort;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -36,6 +42,39 @@ public final class ReadOnlyTransaction implements KeyReader {
         return new PartitionReader(client, partition, (int) System.nanoTime())
                 .read(key, snapshot, 0)
                 .thenApply(read -> read.value());
+    }
+
+    /** Reads {@code keys} at this transaction's cut: one request per partition (and per 32 keys), sent at once. */
+    @Override
+    public CompletableFuture<Map<Bytes, Bytes>> getAllAsync(Collection<Bytes> keys) {
+        List<Bytes> distinct = new ArrayList<>(new LinkedHashSet<>(keys));
+        for (Bytes key : distinct) {
+            client.limits().checkKey(key);
+        }
+        long[] at = cut();
+        Map<Bytes, Bytes> values = new ConcurrentHashMap<>(); // no nulls: absent keys are filled in at the end
+        List<CompletableFuture<Void>> requests = new ArrayList<>();
+        MultiReads.requests(distinct, client.cluster()::partitionOf).forEach((partition, groups) -> {
+            for (List<Bytes> group : groups) {
+                PartitionReader reader = new PartitionReader(client, partition, (int) System.nanoTime());
+                requests.add(reader.readAll(group, at[partition], 0).thenAccept(read -> {
+                    for (int i = 0; i < group.size(); i++) {
+                        Bytes value = read.values().get(i).value();
+                        if (value != null) {
+                            values.put(group.get(i), value);
+                        }
+                    }
+                }));
+            }
+        });
+        return CompletableFuture.allOf(requests.toArray(new CompletableFuture<?>[0]))
+                .thenApply(all -> {
+                    Map<Bytes, Bytes> ordered = new LinkedHashMap<>();
+                    for (Bytes key : distinct) {
+                        ordered.put(key, values.get(key));
+                    }
+                    return Collections.unmodifiableMap(ordered);
+                });
     }
 
     /**

@@ -5,8 +5,13 @@ import dev.duro.core.DuroException;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.Outcome;
+import dev.duro.core.store.VersionedValue;
 import dev.duro.core.wire.CommitTransaction;
+import dev.duro.core.wire.MultiReadReply;
+import dev.duro.core.wire.ReadReply;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +22,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 
 /**
@@ -95,24 +101,114 @@ public final class Transaction implements AutoCloseable, KeyReader {
         if (written != null) {
             return CompletableFuture.completedFuture(written.value());
         }
-        countKey(key);
+        countKeys(List.of(key));
         int partition = client.cluster().partitionOf(key);
         return readAt(partition, key).thenApply(value -> {
-            // A read sent while open that comes back after the commit started is not in the request: its value
-            // must not reach the application as if the transaction had read it.
-            requireOpen(READS_FROZEN);
-            reads.putIfAbsent(key, partition);
+            recordReads(List.of(key), partition);
             return value;
         });
     }
 
-    private CompletableFuture<Bytes> readAt(int partition, Bytes key) {
-        Long snapshot = snapshots.get(partition);
-        PartitionReader reader = new PartitionReader(client, partition, spread());
-        return reader.read(key, snapshot, client.sessionToken(partition)).thenApply(read -> {
-            snapshots.putIfAbsent(partition, read.snapshot());
-            return read.value();
+    /**
+     * Reads {@code keys}: this transaction's own writes where it has any, else the cluster at its snapshots, one
+     * request per partition (and per {@value MultiReads#KEYS_PER_REQUEST_MAX} keys), all sent at once.
+     */
+    @Override
+    public CompletableFuture<Map<Bytes, Bytes>> getAllAsync(Collection<Bytes> keys) {
+        requireOpen(READS_FROZEN);
+        Map<Bytes, Bytes> values = new LinkedHashMap<>(); // guarded by this once the reads are out
+        List<Bytes> fromCluster = new ArrayList<>();
+        for (Bytes key : keys) {
+            client.limits().checkKey(key);
+            if (values.containsKey(key)) {
+                continue;
+            }
+            Write written = writes.get(key);
+            values.put(key, written == null ? null : written.value());
+            if (written == null) {
+                fromCluster.add(key);
+            }
+        }
+        countKeys(fromCluster);
+        List<CompletableFuture<Void>> requests = new ArrayList<>();
+        MultiReads.requests(fromCluster, client.cluster()::partitionOf).forEach((partition, groups) -> {
+            Function<List<Bytes>, CompletableFuture<Void>> readGroup =
+                    group -> readAllAt(partition, group).thenAccept(read -> {
+                        recordReads(group, partition);
+                        synchronized (this) {
+                            for (int i = 0; i < group.size(); i++) {
+                                values.put(group.get(i), read.get(i).value());
+                            }
+                        }
+                    });
+            if (snapshotAt(partition) != null || groups.size() == 1) {
+                groups.forEach(group -> requests.add(readGroup.apply(group)));
+                return;
+            }
+            // The first group fixes the partition's snapshot; the others go out at it, instead of each at the
+            // latest and again at the fixed one.
+            List<List<Bytes>> rest = groups.subList(1, groups.size());
+            requests.add(readGroup
+                    .apply(groups.get(0))
+                    .thenCompose(fixed -> CompletableFuture.allOf(
+                            rest.stream().map(readGroup).toArray(CompletableFuture<?>[]::new))));
         });
+        return CompletableFuture.allOf(requests.toArray(new CompletableFuture<?>[0]))
+                .thenApply(all -> {
+                    synchronized (this) {
+                        return Collections.unmodifiableMap(new LinkedHashMap<>(values));
+                    }
+                });
+    }
+
+    /**
+     * Adds keys whose values reached the application to the read set. A read sent while open that comes back after
+     * the commit started is not in the request: its value must not reach the application as if the transaction
+     * had read it. Under the lock that the commit takes to freeze the transaction.
+     */
+    private synchronized void recordReads(List<Bytes> keys, int partition) {
+        requireOpen(READS_FROZEN);
+        for (Bytes key : keys) {
+            reads.putIfAbsent(key, partition);
+        }
+    }
+
+    private CompletableFuture<Bytes> readAt(int partition, Bytes key) {
+        PartitionReader reader = new PartitionReader(client, partition, spread());
+        long token = client.sessionToken(partition);
+        return reader.read(key, snapshotAt(partition), token).thenCompose(read -> {
+            long fixed = fixSnapshot(partition, read.snapshot());
+            return fixed == read.snapshot()
+                    ? CompletableFuture.completedFuture(read.value())
+                    : reader.read(key, fixed, token).thenApply(ReadReply::value);
+        });
+    }
+
+    private CompletableFuture<List<VersionedValue>> readAllAt(int partition, List<Bytes> keys) {
+        PartitionReader reader = new PartitionReader(client, partition, spread());
+        long token = client.sessionToken(partition);
+        return reader.readAll(keys, snapshotAt(partition), token).thenCompose(read -> {
+            long fixed = fixSnapshot(partition, read.snapshot());
+            return fixed == read.snapshot()
+                    ? CompletableFuture.completedFuture(read.values())
+                    : reader.readAll(keys, fixed, token).thenApply(MultiReadReply::values);
+        });
+    }
+
+    /** The snapshot fixed at {@code partition}, or null if no read has fixed it yet. */
+    private synchronized @Nullable Long snapshotAt(int partition) {
+        return snapshots.get(partition);
+    }
+
+    /**
+     * Fixes {@code partition}'s snapshot to {@code served} unless a read fixed it already, and returns the fixed one.
+     * Two reads sent before either came back both ask for the latest snapshot and may be served at different ones:
+     * the one that differs from the fixed snapshot must be read again there, or the transaction would certify at
+     * a snapshot newer than a value it read.
+     */
+    private synchronized long fixSnapshot(int partition, long served) {
+        Long fixed = snapshots.putIfAbsent(partition, served);
+        return fixed == null ? served : fixed;
     }
 
     /** Spreads transactions of one client over the replicas of a partition. */
@@ -149,15 +245,22 @@ public final class Transaction implements AutoCloseable, KeyReader {
 
     private void buffer(Write write) {
         if (!writes.containsKey(write.key())) {
-            countKey(write.key());
+            countKeys(List.of(write.key()));
         }
         writes.put(write.key(), write);
         writePartitions.put(write.key(), client.cluster().partitionOf(write.key()));
     }
 
-    private void countKey(Bytes key) {
-        if (!reads.containsKey(key) && !writes.containsKey(key)) {
-            client.limits().checkTransactionKeys(reads.size() + writes.size() + 1);
+    /** Checks the transaction's key limit before it reads or writes {@code keys}; keys it has already count once. */
+    private synchronized void countKeys(List<Bytes> keys) {
+        int more = 0;
+        for (Bytes key : keys) {
+            if (!reads.containsKey(key) && !writes.containsKey(key)) {
+                more++;
+            }
+        }
+        if (more > 0) {
+            client.limits().checkTransactionKeys(reads.size() + writes.size() + more);
         }
     }
 
@@ -182,11 +285,13 @@ public final class Transaction implements AutoCloseable, KeyReader {
     public CompletableFuture<CommitResult> commitAsync() {
         switch (state) {
             case OPEN -> {
-                if (writes.isEmpty() && snapshots.size() <= 1) {
-                    // Read-only at one partition: its snapshot is consistent, nothing to certify (S-DUR §III-B).
-                    return CompletableFuture.completedFuture(finish(new CommitResult(tid, Map.of())));
+                synchronized (this) { // reads that complete from now on are not recorded (recordReads)
+                    if (writes.isEmpty() && snapshots.size() <= 1) {
+                        // Read-only at one partition: its snapshot is consistent, nothing to certify (S-DUR §III-B).
+                        return CompletableFuture.completedFuture(finish(new CommitResult(tid, Map.of())));
+                    }
+                    state = State.COMMITTING;
                 }
-                state = State.COMMITTING;
             }
             case COMMITTING -> {
                 CompletableFuture<CommitResult> running = commitInFlight;
@@ -229,11 +334,13 @@ public final class Transaction implements AutoCloseable, KeyReader {
     private CompletableFuture<Void> fixMissingSnapshots() {
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
         Map<Integer, Bytes> unread = new TreeMap<>();
-        writePartitions.forEach((key, partition) -> {
-            if (!snapshots.containsKey(partition)) {
-                unread.putIfAbsent(partition, key);
-            }
-        });
+        synchronized (this) {
+            writePartitions.forEach((key, partition) -> {
+                if (!snapshots.containsKey(partition)) {
+                    unread.putIfAbsent(partition, key);
+                }
+            });
+        }
         for (Map.Entry<Integer, Bytes> entry : unread.entrySet()) {
             chain = chain.thenCompose(
                     ignored -> readAt(entry.getKey(), entry.getValue()).thenApply(value -> null));
@@ -241,7 +348,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
         return chain;
     }
 
-    private List<CommitTransaction.Participant> participants() {
+    private synchronized List<CommitTransaction.Participant> participants() {
         Set<Integer> partitions = new TreeSet<>(snapshots.keySet());
         partitions.addAll(writePartitions.values());
         List<CommitTransaction.Participant> participants = new ArrayList<>();

@@ -4,6 +4,8 @@ import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.engine.Outcome;
+import dev.duro.core.store.VersionedValue;
+import dev.duro.core.wire.ClientRequest;
 import dev.duro.core.wire.ClusterInfoReply;
 import dev.duro.core.wire.ClusterInfoRequest;
 import dev.duro.core.wire.CommitTransaction;
@@ -11,6 +13,8 @@ import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.Message;
+import dev.duro.core.wire.MultiReadReply;
+import dev.duro.core.wire.MultiReadRequest;
 import dev.duro.core.wire.OutcomeReply;
 import dev.duro.core.wire.PartitionerSpec;
 import dev.duro.core.wire.ReadReply;
@@ -81,6 +85,7 @@ final class FakeCluster implements AutoCloseable {
     private final Queue<ReadAnswer> readScript = new ConcurrentLinkedQueue<>();
     private final List<Received> commits = new CopyOnWriteArrayList<>();
     private final AtomicInteger latestReads = new AtomicInteger();
+    private final Queue<ClientRequest> readRequests = new ConcurrentLinkedQueue<>();
     private final AtomicInteger versions = new AtomicInteger(100);
 
     FakeCluster(int nodes) {
@@ -130,6 +135,11 @@ final class FakeCluster implements AutoCloseable {
 
     List<Received> commits() {
         return List.copyOf(commits);
+    }
+
+    /** Every read request, single-key and multi-key, as the nodes received them. */
+    List<ClientRequest> readRequests() {
+        return List.copyOf(readRequests);
     }
 
     /** Reads taken at the latest snapshot: the reads that fix a transaction's snapshot. */
@@ -224,7 +234,16 @@ final class FakeCluster implements AutoCloseable {
                                 "fake",
                                 PartitionerSpec.hash(),
                                 List.of(new ClusterInfoReply.PartitionInfo(addresses, 0))));
+            } else if (message instanceof MultiReadRequest request) {
+                readRequests.add(request);
+                long snapshot =
+                        request.readsLatest() ? FIRST_SNAPSHOT + latestReads.getAndIncrement() : request.snapshot();
+                List<VersionedValue> absent = request.keys().stream()
+                        .map(key -> VersionedValue.ABSENT)
+                        .toList();
+                reply(context, new MultiReadReply(request.requestId(), 0, snapshot, absent));
             } else if (message instanceof ReadRequest request) {
+                readRequests.add(request);
                 ReadAnswer answer = readScript.poll();
                 (answer == null ? absent() : answer).give(FakeCluster.this, context, request);
             } else if (message instanceof CommitTransaction request) {

@@ -92,7 +92,7 @@ public final class DuroServer implements Closeable {
                 () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
         MessageHandler handler = new MessageHandler(
                 codec,
-                new ReadService(consensus, routing, config.readWaitMax()),
+                new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax()),
                 new Coordinator(consensus, waiters, config.commitTimeout()),
                 effects,
                 frontiers,

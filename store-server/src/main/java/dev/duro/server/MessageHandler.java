@@ -10,6 +10,7 @@ import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.FrontierMessage;
 import dev.duro.core.wire.Message;
+import dev.duro.core.wire.MultiReadRequest;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
@@ -109,6 +110,9 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private CompletableFuture<ServerReply> serve(ClientRequest request) {
         if (request instanceof ReadRequest read) {
             return reads.read(read);
+        }
+        if (request instanceof MultiReadRequest read) {
+            return reads.readAll(read);
         }
         if (request instanceof CommitTransaction commit) {
             return coordinator.commit(commit);

@@ -2,18 +2,24 @@ package dev.duro.server;
 
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.PartitionStateMachine;
+import dev.duro.core.Bytes;
 import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.store.VersionedValue;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.MultiReadReply;
+import dev.duro.core.wire.MultiReadRequest;
 import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ReplicaStatusReply;
 import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * Serves reads from this node's replicas, followers included (DESIGN §2 step 2). A read at a snapshot above
@@ -24,23 +30,52 @@ final class ReadService {
     private final ConsensusNode consensus;
     private final Routing routing;
     private final Duration waitMax;
+    /** Room for values in one reply frame: {@code server.frame-bytes-max} less its headers. */
+    private final long replyValueBytesMax;
 
-    ReadService(ConsensusNode consensus, Routing routing, Duration waitMax) {
+    ReadService(ConsensusNode consensus, Routing routing, Duration waitMax, int frameBytesMax) {
         this.consensus = consensus;
         this.routing = routing;
         this.waitMax = waitMax;
+        this.replyValueBytesMax = frameBytesMax - (1L << 16);
     }
 
     CompletableFuture<ServerReply> read(ReadRequest request) {
         int partition = routing.partitionOf(request.key());
+        long needed = request.readsLatest() ? request.minVersion() : Math.max(request.snapshot(), request.minVersion());
+        return whenReady(request.requestId(), partition, needed, replica -> readNow(request, partition, replica));
+    }
+
+    /**
+     * Reads every key of one partition at one snapshot: waits like {@link #read}, then reads them all under one
+     * acquisition of the replica's lock. Keys of another partition are refused ({@code UNKNOWN_PARTITION}, the
+     * client's view is stale), and so are values too large together for one reply frame ({@code LIMIT_EXCEEDED}).
+     */
+    CompletableFuture<ServerReply> readAll(MultiReadRequest request) {
+        int partition = request.partition();
+        for (Bytes key : request.keys()) {
+            int owner = routing.partitionOf(key);
+            if (owner != partition) {
+                return CompletableFuture.completedFuture(new ErrorReply(
+                        request.requestId(),
+                        ErrorCode.UNKNOWN_PARTITION,
+                        "key " + key + " belongs to partition " + owner + ", not " + partition));
+            }
+        }
+        long needed = request.readsLatest() ? request.minVersion() : Math.max(request.snapshot(), request.minVersion());
+        return whenReady(request.requestId(), partition, needed, replica -> readAllNow(request, replica));
+    }
+
+    /** Runs {@code read} once this node's replica of {@code partition} reached {@code needed}, boundedly. */
+    private CompletableFuture<ServerReply> whenReady(
+            long requestId, int partition, long needed, Function<PartitionStateMachine, ServerReply> read) {
         PartitionStateMachine replica = consensus.replica(partition);
         if (replica == null) {
             return CompletableFuture.completedFuture(new ErrorReply(
-                    request.requestId(),
+                    requestId,
                     ErrorCode.UNKNOWN_PARTITION,
                     "node " + consensus.nodeId() + " holds no replica of partition " + partition));
         }
-        long needed = request.readsLatest() ? request.minVersion() : Math.max(request.snapshot(), request.minVersion());
         return replica.awaitSnapshot(needed)
                 .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((counter, failure) -> {
@@ -48,16 +83,38 @@ final class ReadService {
                         replica.purgeAbandonedWaiters();
                         if (failure instanceof TimeoutException) {
                             return new ErrorReply(
-                                    request.requestId(),
+                                    requestId,
                                     ErrorCode.SNAPSHOT_NOT_READY,
                                     "partition " + partition + " replica on " + consensus.nodeId()
                                             + " did not reach snapshot " + needed + " within " + waitMax.toMillis()
                                             + " ms (server.read-wait-millis-max)");
                         }
-                        return new ErrorReply(request.requestId(), ErrorCode.INTERNAL, String.valueOf(failure));
+                        return new ErrorReply(requestId, ErrorCode.INTERNAL, String.valueOf(failure));
                     }
-                    return readNow(request, partition, replica);
+                    return read.apply(replica);
                 });
+    }
+
+    private ServerReply readAllNow(MultiReadRequest request, PartitionStateMachine replica) {
+        long snapshot = request.readsLatest() ? replica.snapshotCounter() : request.snapshot();
+        List<VersionedValue> values;
+        try {
+            values = replica.readAll(request.keys(), snapshot);
+        } catch (SnapshotTooOldException e) {
+            return new ErrorReply(request.requestId(), ErrorCode.SNAPSHOT_TOO_OLD, e.getMessage());
+        }
+        long bytes = 0;
+        for (VersionedValue value : values) {
+            bytes += value.value() == null ? 0 : value.value().size();
+        }
+        if (bytes > replyValueBytesMax) {
+            return new ErrorReply(
+                    request.requestId(),
+                    ErrorCode.LIMIT_EXCEEDED,
+                    "the values of these " + values.size() + " keys take " + bytes + " bytes, more than one reply"
+                            + " frame holds (server.frame-bytes-max); read them in smaller groups");
+        }
+        return new MultiReadReply(request.requestId(), request.partition(), snapshot, values);
     }
 
     /** The state of this node's replica of a partition, for comparing replicas (administration, tests). */

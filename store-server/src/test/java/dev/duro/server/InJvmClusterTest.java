@@ -14,6 +14,8 @@ import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.Bytes;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.MultiReadReply;
+import dev.duro.core.wire.MultiReadRequest;
 import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ReplicaStatusReply;
@@ -332,6 +334,57 @@ class InJvmClusterTest {
                     ErrorCode.UNKNOWN_PARTITION,
                     assertInstanceOf(ErrorReply.class, tooLong).code());
             cutOf(connection.call(new SnapshotVectorRequest(23))); // still serving
+        }
+    }
+
+    /** {@code getAll} over both partitions, in an update and a read-only transaction, against real replicas. */
+    @Test
+    void getAllReadsKeysOfEveryPartitionInOneRequestEach() throws Exception {
+        DuroClient client = cluster.newClient();
+        List<Bytes> keys = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            keys.add(Bytes.utf8("get-all-" + i));
+        }
+        Transaction writer = client.begin();
+        for (int i = 0; i < keys.size(); i += 2) { // every other key written; the rest stay absent
+            writer.put(keys.get(i), Bytes.utf8("v" + i));
+        }
+        writer.commit();
+
+        Map<Bytes, Bytes> readOnly = client.readOnly(ro -> ro.getAll(keys));
+        Transaction reader = client.begin();
+        Map<Bytes, Bytes> inTransaction = reader.getAll(keys);
+        reader.put("get-all-marker", "x"); // commits: the reads certify like single-key ones
+        reader.commit();
+        for (Map<Bytes, Bytes> values : List.of(readOnly, inTransaction)) {
+            assertEquals(keys, new ArrayList<>(values.keySet()));
+            for (int i = 0; i < keys.size(); i++) {
+                assertEquals(i % 2 == 0 ? Bytes.utf8("v" + i) : null, values.get(keys.get(i)), "key " + i);
+            }
+        }
+
+        // A key of another partition in a multi-key read is refused, and the node keeps serving.
+        ClusterView view = client.cluster();
+        Bytes first = keys.get(0);
+        Bytes elsewhere = keys.stream()
+                .filter(key -> view.partitionOf(key) != view.partitionOf(first))
+                .findFirst()
+                .orElseThrow();
+        try (RawConnection connection =
+                new RawConnection(cluster.clientAddress(cluster.nodeIds().get(0)))) {
+            ServerReply refused = connection.call(
+                    new MultiReadRequest(1, view.partitionOf(first), ReadRequest.LATEST, 0, List.of(first, elsewhere)));
+            ErrorReply error = assertInstanceOf(ErrorReply.class, refused);
+            assertEquals(ErrorCode.UNKNOWN_PARTITION, error.code());
+            assertTrue(error.message().contains("belongs to partition"), error.message());
+            ServerReply served = connection.call(
+                    new MultiReadRequest(2, view.partitionOf(first), ReadRequest.LATEST, 0, List.of(first)));
+            assertEquals(
+                    Bytes.utf8("v0"),
+                    assertInstanceOf(MultiReadReply.class, served)
+                            .values()
+                            .get(0)
+                            .value());
         }
     }
 

@@ -83,19 +83,20 @@ public final class DuroTarget implements Target {
 
     private void execute(TxPlan plan) {
         try {
+            // One request per partition for the plan's reads (getAll), as an application would read them.
             if (plan.kind() == TxKind.READ_ONLY) {
-                client.readOnly(ro -> {
-                    for (Bytes key : plan.reads()) {
-                        ro.get(key);
-                    }
-                    return null;
-                });
+                if (!plan.reads().isEmpty()) {
+                    client.readOnly(ro -> ro.getAll(plan.reads()));
+                }
                 return;
             }
             try (Transaction tx = client.begin()) {
                 List<Bytes> values = new ArrayList<>(plan.reads().size());
-                for (Bytes key : plan.reads()) {
-                    values.add(tx.get(key));
+                if (!plan.reads().isEmpty()) {
+                    Map<Bytes, Bytes> read = tx.getAll(plan.reads());
+                    for (Bytes key : plan.reads()) {
+                        values.add(read.get(key));
+                    }
                 }
                 for (Map.Entry<Bytes, Bytes> write : plan.writes(values).entrySet()) {
                     if (write.getValue() == null) {

@@ -7,6 +7,7 @@ import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.store.VersionedValue;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,6 +38,56 @@ final class ClientMessageCodec {
         Bytes key = core.readKey(in);
         long snapshot = in.readBoolean() ? CoreCodec.readNonNegative(in, "snapshot") : ReadRequest.LATEST;
         return new ReadRequest(requestId, key, snapshot, CoreCodec.readNonNegative(in, "minimum version"));
+    }
+
+    static void writeMultiReadRequest(ByteWriter out, MultiReadRequest request) {
+        out.writeVarLong(request.requestId());
+        out.writeVarLong(request.partition());
+        out.writeBoolean(!request.readsLatest());
+        if (!request.readsLatest()) {
+            out.writeVarLong(request.snapshot());
+        }
+        out.writeVarLong(request.minVersion());
+        CoreCodec.writeReadSet(out, request.keys());
+    }
+
+    MultiReadRequest readMultiReadRequest(ByteReader in) {
+        long requestId = in.readVarLong();
+        int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition");
+        long snapshot = in.readBoolean() ? CoreCodec.readNonNegative(in, "snapshot") : ReadRequest.LATEST;
+        long minVersion = CoreCodec.readNonNegative(in, "minimum version");
+        List<Bytes> keys = core.readReadSet(in, 0); // at most limits.transaction-keys-max, like a transaction
+        if (keys.isEmpty()) {
+            throw new MalformedInputException("a multi-key read names at least one key");
+        }
+        return new MultiReadRequest(requestId, partition, snapshot, minVersion, keys);
+    }
+
+    static void writeMultiReadReply(ByteWriter out, MultiReadReply reply) {
+        out.writeVarLong(reply.requestId());
+        out.writeVarLong(reply.partition());
+        out.writeVarLong(reply.snapshot());
+        out.writeVarLong(reply.values().size());
+        for (VersionedValue value : reply.values()) {
+            out.writeNullableBytes(value.value());
+            out.writeVarLong(value.version());
+        }
+    }
+
+    MultiReadReply readMultiReadReply(ByteReader in) {
+        long requestId = in.readVarLong();
+        int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition");
+        long snapshot = CoreCodec.readNonNegative(in, "snapshot");
+        int count = in.readLength("value count"); // every value takes at least its presence byte
+        if (count == 0) {
+            throw new MalformedInputException("a multi-key read answers at least one value");
+        }
+        List<VersionedValue> values = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Bytes value = core.readNullableValue(in);
+            values.add(new VersionedValue(value, CoreCodec.readNonNegative(in, "version")));
+        }
+        return new MultiReadReply(requestId, partition, snapshot, values);
     }
 
     static void writeCommitTransaction(ByteWriter out, CommitTransaction commit) {

@@ -5,6 +5,11 @@ package dev.duro.core.wire;
  * many requests can be in flight on one connection; clients number from 1 (0 marks "unknown" in error replies).
  */
 public sealed interface ClientRequest extends Message
-        permits ReadRequest, CommitTransaction, ClusterInfoRequest, SnapshotVectorRequest, ReplicaStatusRequest {
+        permits ReadRequest,
+                MultiReadRequest,
+                CommitTransaction,
+                ClusterInfoRequest,
+                SnapshotVectorRequest,
+                ReplicaStatusRequest {
     long requestId();
 }

@@ -13,12 +13,14 @@ public enum MessageType {
     CLUSTER_INFO_REQUEST(0x03),
     SNAPSHOT_VECTOR_REQUEST(0x04),
     REPLICA_STATUS_REQUEST(0x05),
+    MULTI_READ_REQUEST(0x06),
     READ_REPLY(0x11),
     OUTCOME_REPLY(0x12),
     CLUSTER_INFO_REPLY(0x13),
     ERROR_REPLY(0x14),
     SNAPSHOT_VECTOR_REPLY(0x15),
     REPLICA_STATUS_REPLY(0x16),
+    MULTI_READ_REPLY(0x17),
     VOTE(0x21),
     /** 0x22 carried frontiers with a list of recent global commits; retired for this dependency-vector form. */
     FRONTIER(0x23);

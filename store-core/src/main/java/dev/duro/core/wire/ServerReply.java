@@ -2,6 +2,12 @@ package dev.duro.core.wire;
 
 /** A message a server sends to a client, answering the request with the same id. */
 public sealed interface ServerReply extends Message
-        permits ReadReply, OutcomeReply, ClusterInfoReply, ErrorReply, SnapshotVectorReply, ReplicaStatusReply {
+        permits ReadReply,
+                MultiReadReply,
+                OutcomeReply,
+                ClusterInfoReply,
+                ErrorReply,
+                SnapshotVectorReply,
+                ReplicaStatusReply {
     long requestId();
 }

@@ -59,6 +59,10 @@ public final class WireCodec {
     private static void writeBody(ByteWriter out, Message message) {
         if (message instanceof ReadRequest request) {
             ClientMessageCodec.writeReadRequest(out, request);
+        } else if (message instanceof MultiReadRequest request) {
+            ClientMessageCodec.writeMultiReadRequest(out, request);
+        } else if (message instanceof MultiReadReply reply) {
+            ClientMessageCodec.writeMultiReadReply(out, reply);
         } else if (message instanceof CommitTransaction commit) {
             ClientMessageCodec.writeCommitTransaction(out, commit);
         } else if (message instanceof ClusterInfoRequest request) {
@@ -128,6 +132,8 @@ public final class WireCodec {
     private Message readBody(ByteReader in, MessageType type) {
         return switch (type) {
             case READ_REQUEST -> client.readReadRequest(in);
+            case MULTI_READ_REQUEST -> client.readMultiReadRequest(in);
+            case MULTI_READ_REPLY -> client.readMultiReadReply(in);
             case COMMIT_TRANSACTION -> client.readCommitTransaction(in);
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(in.readVarLong());
             case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(

@@ -5,6 +5,7 @@ import dev.duro.core.Limits;
 import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.Gen;
 import dev.duro.core.engine.Vote;
+import dev.duro.core.store.VersionedValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -28,6 +29,13 @@ final class MessageGen {
     Message of(MessageType type) {
         return switch (type) {
             case READ_REQUEST -> readRequest();
+            case MULTI_READ_REQUEST -> new MultiReadRequest(
+                    gen.anyLong(),
+                    gen.partition(),
+                    gen.chance(0.4) ? ReadRequest.LATEST : gen.nonNegative(),
+                    gen.nonNegative(),
+                    keys(1 + gen.size(20)));
+            case MULTI_READ_REPLY -> multiReadReply();
             case COMMIT_TRANSACTION -> commitTransaction();
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(gen.anyLong());
             case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(
@@ -54,6 +62,22 @@ final class MessageGen {
     ReadRequest readRequest() {
         long snapshot = gen.chance(0.4) ? ReadRequest.LATEST : gen.nonNegative();
         return new ReadRequest(gen.anyLong(), gen.key(), snapshot, gen.nonNegative());
+    }
+
+    private List<Bytes> keys(int count) {
+        List<Bytes> keys = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            keys.add(gen.key());
+        }
+        return keys;
+    }
+
+    MultiReadReply multiReadReply() {
+        List<VersionedValue> values = new ArrayList<>();
+        for (int i = 1 + gen.size(20); i > 0; i--) {
+            values.add(gen.chance(0.2) ? VersionedValue.ABSENT : new VersionedValue(gen.value(), gen.nonNegative()));
+        }
+        return new MultiReadReply(gen.anyLong(), gen.partition(), gen.nonNegative(), values);
     }
 
     ReadReply readReply() {
