@@ -170,11 +170,13 @@
   ([test attempts]
    (with-open [c (client test)]
      (let [m (doto (.getDeclaredMethod DuroClient "snapshotVector"
-                                       (into-array Class [dev.duro.core.wire.HostPort dev.duro.client.ReadConsistency]))
+                                       (into-array Class [dev.duro.core.wire.HostPort dev.duro.client.ReadConsistency
+                                                          (Class/forName "[J")]))
                (.setAccessible true))
            probe (fn [n]
                    (try (vec (.invoke m c (object-array [(dev.duro.core.wire.HostPort. (net/address (:hosts test) n) (int client-port))
-                                                        dev.duro.client.ReadConsistency/LINEARIZABLE])))
+                                                        dev.duro.client.ReadConsistency/LINEARIZABLE
+                                                        (long-array 0)])))
                         (catch java.lang.reflect.InvocationTargetException e (str (.getCause e)))
                         (catch Exception e (str e))))]
        (into (sorted-map)

@@ -395,7 +395,8 @@ public final class DuroClient implements AutoCloseable {
 
     /**
      * The consistent cut (one snapshot per partition) read-only transactions read at: {@code node} answers once
-     * its cut reaches {@code minimum}, or after its wait limit with the cut it has.
+     * its cut reaches {@code minimum}, or after its wait limit with the cut it has. The Jepsen harness calls this
+     * by reflection to probe each node (jepsen's {@code db.clj}, {@code probe-cuts}): keep the two in step.
      */
     long[] snapshotVector(HostPort node, ReadConsistency consistency, long[] minimum) {
         boolean linearizable = consistency == ReadConsistency.LINEARIZABLE;
