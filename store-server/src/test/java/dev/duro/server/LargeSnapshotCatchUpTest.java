@@ -45,6 +45,10 @@ class LargeSnapshotCatchUpTest {
                 .flavour(TestCluster.Flavour.PROCESSES)
                 .set("raft.snapshot-every-entries", "20")
                 .set("raft.fsync", "false")
+                // Each node holds two partitions of about 45 MB, and a leader keeps, per follower and partition, up
+                // to 8 outstanding appends of up to 5 MB and 8 snapshot chunks of 4 MiB: 512 MB ran out (docs/
+                // replication.md, "Memory").
+                .jvmOptions("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError")
                 .start();
         client = cluster.newClient();
         faults = new ClusterFaults(cluster, client);

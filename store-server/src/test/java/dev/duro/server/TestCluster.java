@@ -258,6 +258,20 @@ final class TestCluster implements AutoCloseable {
         return server;
     }
 
+    /**
+     * Fails if a node process the test did not kill or stop has exited (a crash, or a JVM out of heap, which exits):
+     * convergence of the survivors alone would hide it.
+     */
+    void assertNoNodeExitedOnItsOwn() {
+        processes.forEach((node, process) -> {
+            if (!process.isAlive()) {
+                String output = log(node);
+                throw new AssertionError("node " + node + " exited on its own (exit code " + process.exitValue()
+                        + "); the end of its output:\n" + output.substring(Math.max(0, output.length() - 2_000)));
+            }
+        });
+    }
+
     boolean isRunning(String node) {
         Process process = processes.get(node);
         return servers.containsKey(node) || (process != null && process.isAlive());
@@ -493,6 +507,7 @@ final class TestCluster implements AutoCloseable {
      */
     Converged awaitConverged() {
         return Await.until("every partition's replicas converge", () -> {
+            assertNoNodeExitedOnItsOwn();
             Map<Integer, ReplicaStatusReply> agreed = new TreeMap<>();
             for (int p = 0; p < partitionCount(); p++) {
                 Map<String, ReplicaStatusReply> reports = new TreeMap<>();
