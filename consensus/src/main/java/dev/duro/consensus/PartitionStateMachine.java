@@ -177,7 +177,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
             restored.setDesignatedVoter(designatedVoter);
             engine = restored;
             setLastAppliedTermIndex(snapshot.getTermIndex());
-            releaseSnapshotWaiters();
+            afterChange(true);
         }
         LOG.info(
                 "partition {} restored from snapshot at {} (SC {}, {} bytes, loaded in {} ms), {}",
@@ -318,7 +318,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
         synchronized (lock) {
             produced = engine.deliverAll(commands);
             updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
-            releaseSnapshotWaiters();
+            afterChange(true);
         }
         effects.handle(partition, produced);
         return CompletableFuture.completedFuture(Message.EMPTY);
@@ -383,7 +383,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
         List<Effect> produced;
         synchronized (lock) {
             produced = engine.receiveVote(vote);
-            releaseSnapshotWaiters();
+            afterChange(false);
         }
         effects.handle(partition, produced);
     }
@@ -444,10 +444,21 @@ public final class PartitionStateMachine extends BaseStateMachine {
         }
     }
 
+    /**
+     * After the engine changed, under the lock: republishes its frontier if it can have moved, and wakes the reads
+     * waiting for its counter. A log entry may carry a cut advance, which moves the floor without moving SC; a vote
+     * moves the frontier only by finishing transactions (the dependencies grow only with SC), so on a vote the
+     * frontier is rebuilt only when SC moved.
+     */
+    private void afterChange(boolean logEntryApplied) {
+        if (logEntryApplied || engine.snapshotCounter() != latestFrontier.snapshotCounter()) {
+            latestFrontier = engine.frontier();
+        }
+        releaseSnapshotWaiters();
+    }
+
     /** Must hold {@link #lock}. */
-    /** After the engine changed (under the lock): wakes reads waiting for its counter, refreshes the frontier. */
     private void releaseSnapshotWaiters() {
-        latestFrontier = engine.frontier();
         long counter = engine.snapshotCounter();
         while (!snapshotWaiters.isEmpty() && snapshotWaiters.firstKey() <= counter) {
             Map.Entry<Long, List<CompletableFuture<Long>>> ready = snapshotWaiters.pollFirstEntry();
