@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
@@ -62,26 +61,35 @@ public final class ByteWriter {
 
     /** Passes everything encoded so far on to the stream (a streaming writer only). */
     public void flush() {
-        if (sink == null) {
-            throw new IllegalStateException("not a streaming writer");
-        }
+        OutputStream out = streamingSink();
         drain();
         try {
-            Objects.requireNonNull(sink).flush();
+            out.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    private OutputStream streamingSink() {
+        if (sink == null) {
+            throw new IllegalStateException("not a streaming writer");
+        }
+        return sink;
+    }
+
+    /** Passes the buffer on to the stream and empties it. */
     private void drain() {
-        OutputStream out = Objects.requireNonNull(sink);
+        passOn(buffer, position);
+        position = 0;
+    }
+
+    private void passOn(byte[] bytes, int length) {
         try {
-            out.write(buffer, 0, position);
+            streamingSink().write(bytes, 0, length);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        flushed += position;
-        position = 0;
+        flushed += length;
     }
 
     private void ensure(int extra) {
@@ -136,12 +144,7 @@ public final class ByteWriter {
     public ByteWriter writeRaw(byte[] bytes) {
         if (sink != null && bytes.length > buffer.length) {
             drain();
-            try {
-                Objects.requireNonNull(sink).write(bytes);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            flushed += bytes.length;
+            passOn(bytes, bytes.length); // straight through: no copy into the buffer
             return this;
         }
         ensure(bytes.length);
