@@ -18,9 +18,9 @@ import java.util.function.LongFunction;
 import javax.annotation.Nullable;
 
 /**
- * Reads one key, or several of one partition, from any replica of the partition, failing over to the next replica when one is unreachable,
- * lags beyond its wait bound, or does not hold the partition. Replicas that recently failed are tried last
- * ({@link NodeHealth}).
+ * Reads one key, or several of one partition, from any replica of the partition, failing over to the next replica
+ * when one is unreachable, lags beyond its wait bound, or does not hold the partition. Replicas that recently
+ * failed are tried last ({@link NodeHealth}).
  */
 final class PartitionReader {
     private final DuroClient client;

@@ -4,16 +4,13 @@ import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.HostPort;
+import dev.duro.core.wire.MultiReadReply;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -47,34 +44,17 @@ public final class ReadOnlyTransaction implements KeyReader {
     /** Reads {@code keys} at this transaction's cut: one request per partition (and per 32 keys), sent at once. */
     @Override
     public CompletableFuture<Map<Bytes, Bytes>> getAllAsync(Collection<Bytes> keys) {
-        List<Bytes> distinct = new ArrayList<>(new LinkedHashSet<>(keys));
-        for (Bytes key : distinct) {
-            client.limits().checkKey(key);
-        }
+        List<Bytes> order = MultiReads.distinct(keys, client.limits());
         long[] at = cut();
-        Map<Bytes, Bytes> values = new ConcurrentHashMap<>(); // no nulls: absent keys are filled in at the end
-        List<CompletableFuture<Void>> requests = new ArrayList<>();
-        MultiReads.requests(distinct, client.cluster()::partitionOf).forEach((partition, groups) -> {
-            for (List<Bytes> group : groups) {
+        List<MultiReads.Group> groups = new ArrayList<>();
+        MultiReads.requests(order, client.cluster()::partitionOf).forEach((partition, keyGroups) -> {
+            for (List<Bytes> group : keyGroups) {
                 PartitionReader reader = new PartitionReader(client, partition, (int) System.nanoTime());
-                requests.add(reader.readAll(group, at[partition], 0).thenAccept(read -> {
-                    for (int i = 0; i < group.size(); i++) {
-                        Bytes value = read.values().get(i).value();
-                        if (value != null) {
-                            values.put(group.get(i), value);
-                        }
-                    }
-                }));
+                groups.add(new MultiReads.Group(
+                        group, reader.readAll(group, at[partition], 0).thenApply(MultiReadReply::values)));
             }
         });
-        return CompletableFuture.allOf(requests.toArray(new CompletableFuture<?>[0]))
-                .thenApply(all -> {
-                    Map<Bytes, Bytes> ordered = new LinkedHashMap<>();
-                    for (Bytes key : distinct) {
-                        ordered.put(key, values.get(key));
-                    }
-                    return Collections.unmodifiableMap(ordered);
-                });
+        return MultiReads.collect(order, Map.of(), groups);
     }
 
     /**
@@ -97,8 +77,7 @@ public final class ReadOnlyTransaction implements KeyReader {
         long deadline = System.nanoTime() + SESSION_WAIT_MAX.toNanos();
         // What this client had seen when the transaction began: commits acknowledged later (by other threads of
         // this client) must not keep moving the target the cut has to reach.
-        Map<Integer, Long> session = client.sessionTokens();
-        long[] minimum = minimum(session, client.cluster().partitionCount());
+        long[] minimum = minimum(client.sessionTokens(), client.cluster().partitionCount());
         DuroException last = null;
         for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
             HostPort node = nodes.get(Math.floorMod(attempt, nodes.size()));
@@ -106,7 +85,7 @@ public final class ReadOnlyTransaction implements KeyReader {
                 // The node answers once its cut covers the minimum, or after its wait limit with the cut it has.
                 long[] vector = client.snapshotVector(node, consistency, minimum);
                 health.served(node);
-                if (covers(vector, session)) {
+                if (covers(vector, minimum)) {
                     return vector;
                 }
             } catch (UnavailableException e) {
@@ -139,10 +118,9 @@ public final class ReadOnlyTransaction implements KeyReader {
         return minimum;
     }
 
-    private static boolean covers(long[] vector, Map<Integer, Long> session) {
-        for (var token : session.entrySet()) {
-            int partition = token.getKey();
-            if (partition < vector.length && vector[partition] < token.getValue()) {
+    private static boolean covers(long[] vector, long[] minimum) {
+        for (int p = 0; p < Math.min(vector.length, minimum.length); p++) {
+            if (vector[p] < minimum[p]) {
                 return false;
             }
         }

@@ -11,7 +11,6 @@ import dev.duro.core.wire.MultiReadReply;
 import dev.duro.core.wire.ReadReply;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +22,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import javax.annotation.Nullable;
 
 /**
@@ -111,54 +111,43 @@ public final class Transaction implements AutoCloseable, KeyReader {
 
     /**
      * Reads {@code keys}: this transaction's own writes where it has any, else the cluster at its snapshots, one
-     * request per partition (and per {@value MultiReads#KEYS_PER_REQUEST_MAX} keys), all sent at once.
+     * request per partition (and per {@value MultiReads#KEYS_PER_REQUEST_MAX} keys). Where no read has fixed a
+     * partition's snapshot yet, its first request fixes it and the others go out once it has, at that snapshot.
      */
     @Override
     public CompletableFuture<Map<Bytes, Bytes>> getAllAsync(Collection<Bytes> keys) {
         requireOpen(READS_FROZEN);
-        Map<Bytes, Bytes> values = new LinkedHashMap<>(); // guarded by this once the reads are out
+        List<Bytes> order = MultiReads.distinct(keys, client.limits());
+        Map<Bytes, Bytes> own = new HashMap<>();
         List<Bytes> fromCluster = new ArrayList<>();
-        for (Bytes key : keys) {
-            client.limits().checkKey(key);
-            if (values.containsKey(key)) {
-                continue;
-            }
+        for (Bytes key : order) {
             Write written = writes.get(key);
-            values.put(key, written == null ? null : written.value());
-            if (written == null) {
+            if (written != null) {
+                own.put(key, written.value());
+            } else {
                 fromCluster.add(key);
             }
         }
         countKeys(fromCluster);
-        List<CompletableFuture<Void>> requests = new ArrayList<>();
-        MultiReads.requests(fromCluster, client.cluster()::partitionOf).forEach((partition, groups) -> {
-            Function<List<Bytes>, CompletableFuture<Void>> readGroup =
-                    group -> readAllAt(partition, group).thenAccept(read -> {
-                        recordReads(group, partition);
-                        synchronized (this) {
-                            for (int i = 0; i < group.size(); i++) {
-                                values.put(group.get(i), read.get(i).value());
-                            }
-                        }
-                    });
-            if (snapshotAt(partition) != null || groups.size() == 1) {
-                groups.forEach(group -> requests.add(readGroup.apply(group)));
-                return;
+        List<MultiReads.Group> groups = new ArrayList<>();
+        MultiReads.requests(fromCluster, client.cluster()::partitionOf).forEach((partition, keyGroups) -> {
+            CompletableFuture<?> snapshotFixed =
+                    snapshotAt(partition) == null ? null : CompletableFuture.completedFuture(null);
+            for (List<Bytes> group : keyGroups) {
+                CompletableFuture<List<VersionedValue>> values = (snapshotFixed == null
+                                ? readAllAt(partition, group)
+                                : snapshotFixed.thenCompose(fixed -> readAllAt(partition, group)))
+                        .thenApply(read -> {
+                            recordReads(group, partition);
+                            return read;
+                        });
+                if (snapshotFixed == null) {
+                    snapshotFixed = values;
+                }
+                groups.add(new MultiReads.Group(group, values));
             }
-            // The first group fixes the partition's snapshot; the others go out at it, instead of each at the
-            // latest and again at the fixed one.
-            List<List<Bytes>> rest = groups.subList(1, groups.size());
-            requests.add(readGroup
-                    .apply(groups.get(0))
-                    .thenCompose(fixed -> CompletableFuture.allOf(
-                            rest.stream().map(readGroup).toArray(CompletableFuture<?>[]::new))));
         });
-        return CompletableFuture.allOf(requests.toArray(new CompletableFuture<?>[0]))
-                .thenApply(all -> {
-                    synchronized (this) {
-                        return Collections.unmodifiableMap(new LinkedHashMap<>(values));
-                    }
-                });
+        return MultiReads.collect(order, own, groups);
     }
 
     /**
@@ -176,22 +165,28 @@ public final class Transaction implements AutoCloseable, KeyReader {
     private CompletableFuture<Bytes> readAt(int partition, Bytes key) {
         PartitionReader reader = new PartitionReader(client, partition, spread());
         long token = client.sessionToken(partition);
-        return reader.read(key, snapshotAt(partition), token).thenCompose(read -> {
-            long fixed = fixSnapshot(partition, read.snapshot());
-            return fixed == read.snapshot()
-                    ? CompletableFuture.completedFuture(read.value())
-                    : reader.read(key, fixed, token).thenApply(ReadReply::value);
-        });
+        return atFixedSnapshot(partition, snapshot -> reader.read(key, snapshot, token), ReadReply::snapshot)
+                .thenApply(ReadReply::value);
     }
 
     private CompletableFuture<List<VersionedValue>> readAllAt(int partition, List<Bytes> keys) {
         PartitionReader reader = new PartitionReader(client, partition, spread());
         long token = client.sessionToken(partition);
-        return reader.readAll(keys, snapshotAt(partition), token).thenCompose(read -> {
-            long fixed = fixSnapshot(partition, read.snapshot());
-            return fixed == read.snapshot()
-                    ? CompletableFuture.completedFuture(read.values())
-                    : reader.readAll(keys, fixed, token).thenApply(MultiReadReply::values);
+        return atFixedSnapshot(partition, snapshot -> reader.readAll(keys, snapshot, token), MultiReadReply::snapshot)
+                .thenApply(MultiReadReply::values);
+    }
+
+    /**
+     * Reads with {@code read} at the partition's fixed snapshot, or at the latest one (a null argument) if none is
+     * fixed yet, which the answer then fixes ({@link #fixSnapshot}). An answer served at another snapshot than the
+     * one fixed meanwhile is read again at the fixed one.
+     */
+    private <R> CompletableFuture<R> atFixedSnapshot(
+            int partition, Function<Long, CompletableFuture<R>> read, ToLongFunction<R> servedAt) {
+        return read.apply(snapshotAt(partition)).thenCompose(reply -> {
+            long served = servedAt.applyAsLong(reply);
+            long fixed = fixSnapshot(partition, served);
+            return fixed == served ? CompletableFuture.completedFuture(reply) : read.apply(fixed);
         });
     }
 
