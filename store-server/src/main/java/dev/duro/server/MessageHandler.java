@@ -24,6 +24,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.TooLongFrameException;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,10 +161,11 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             return CompletableFuture.completedFuture(new ErrorReply(
                     requestId, ErrorCode.NOT_READY, "this node has not yet heard from every partition's leader"));
         }
-        return frontiers.cutCovering(vector.minimumArray(), waitMax).handle((cut, failure) -> {
-            long[] best = failure == null ? cut : frontiers.cut();
-            return new SnapshotVectorReply(requestId, best != null ? best : now);
-        });
+        // On a timeout (or with too many waiting) the answer is the newest cut this node has, which falls short.
+        return frontiers
+                .cutCovering(vector.minimumArray(), waitMax)
+                .handle((cut, failure) -> new SnapshotVectorReply(
+                        requestId, failure == null ? cut : Objects.requireNonNullElse(frontiers.cut(), now)));
     }
 
     private static long requestIdOf(byte[] frame) {

@@ -45,8 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
  * reached when it started, whether it came back through a snapshot sent by the leader (and how large), and how the
  * other two replicas kept committing meanwhile. At the end every partition's replicas must converge, and the
  * sampled keys read back at both nodes. The figures are printed and written to
- * {@code target/recovery-at-scale.md}. {@code -Dduro.recovery.outcomes-retained=N} sets {@code engine.outcomes-retained}
- * on every node, to run the same recoveries past the window of retained outcomes.
+ * {@code target/recovery-at-scale.md}. {@code -Dduro.recovery.outcomes-retained=N} sets
+ * {@code engine.outcomes-retained} on every node, to run the same recoveries past the window of retained outcomes.
  */
 @EnabledIfSystemProperty(named = "duro.recovery.keys", matches = "[0-9]+")
 class RecoveryAtScaleTest {

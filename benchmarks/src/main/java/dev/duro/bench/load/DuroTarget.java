@@ -21,7 +21,7 @@ import javax.annotation.Nullable;
 public final class DuroTarget implements Target {
     private final String name;
     private final @Nullable LocalBenchCluster cluster;
-    /** With {@code --cluster}: the node processes named by {@code --server-pids}. */
+    /** The node processes whose CPU is the servers': started here, or named by {@code --server-pids}. */
     private final List<Long> serverPids;
 
     private final DuroClient client;
@@ -53,7 +53,7 @@ public final class DuroTarget implements Target {
         LocalBenchCluster cluster = new LocalBenchCluster(partitions, replicas, inProcess, settings, logDirectory);
         String name = partitions == 1 ? "dur-1x" + replicas : "duro-" + partitions + "x" + replicas;
         try {
-            return new DuroTarget(name, cluster, List.of(), cluster.seeds());
+            return new DuroTarget(name, cluster, cluster.nodePids(), cluster.seeds());
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -91,12 +91,10 @@ public final class DuroTarget implements Target {
                 return;
             }
             try (Transaction tx = client.begin()) {
+                Map<Bytes, Bytes> read = tx.getAll(plan.reads());
                 List<Bytes> values = new ArrayList<>(plan.reads().size());
-                if (!plan.reads().isEmpty()) {
-                    Map<Bytes, Bytes> read = tx.getAll(plan.reads());
-                    for (Bytes key : plan.reads()) {
-                        values.add(read.get(key));
-                    }
+                for (Bytes key : plan.reads()) {
+                    values.add(read.get(key));
                 }
                 for (Map.Entry<Bytes, Bytes> write : plan.writes(values).entrySet()) {
                     if (write.getValue() == null) {
@@ -119,22 +117,12 @@ public final class DuroTarget implements Target {
 
     @Override
     public long serverCpuNanos() {
-        if (cluster != null) {
-            return cluster.separateProcesses() ? cluster.serverCpuNanos() : -1;
-        }
-        if (serverPids.isEmpty()) {
-            return -1;
-        }
-        long total = 0;
-        for (long pid : serverPids) {
-            total += ProcessCpu.nanos(pid);
-        }
-        return total;
+        return serverPids.isEmpty() ? -1 : ProcessCpu.nanos(serverPids);
     }
 
     @Override
     public boolean serversInThisProcess() {
-        return cluster != null && !cluster.separateProcesses();
+        return cluster != null && serverPids.isEmpty();
     }
 
     @Override

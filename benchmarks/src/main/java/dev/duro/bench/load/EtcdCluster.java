@@ -175,11 +175,7 @@ public final class EtcdCluster implements AutoCloseable {
 
     /** CPU (user + system, nanoseconds) the members have used so far, from {@code /proc/<pid>/stat}. */
     public long cpuNanos() {
-        long total = 0;
-        for (Process member : members) {
-            total += ProcessCpu.nanos(member.pid());
-        }
-        return total;
+        return ProcessCpu.nanos(members.stream().map(Process::pid).toList());
     }
 
     /** SIGTERM to each member by pid, then SIGKILL to any still alive after {@link #STOP_TIMEOUT}. */

@@ -75,7 +75,7 @@ public record LoadOptions(
         serverPids = List.copyOf(serverPids);
         require(
                 nodeSettings.isEmpty() || (cluster == null && system != SystemKind.ETCD),
-                "--set configures Duro" + " nodes this run starts");
+                "--set configures Duro nodes this run starts");
         nodeSettings = Map.copyOf(nodeSettings);
         require(replicas >= 1, "--replicas must be >= 1");
         require(clients >= 1 && clients <= 10_000, "--clients must be in [1, 10000]");

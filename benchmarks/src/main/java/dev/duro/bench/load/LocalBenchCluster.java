@@ -27,7 +27,7 @@ import javax.annotation.Nullable;
  * groups, fsync on, real Netty endpoints.
  *
  * <p>By default each node is a JVM process of its own, started as {@code ./duro local} starts them, so that the
- * servers' CPU is measured apart from the load generator's ({@link #serverCpuNanos}); their output goes to
+ * servers' CPU is measured apart from the load generator's ({@link #nodePids}); their output goes to
  * {@code <id>.log} in the log directory. In process ({@code --in-process}) the nodes share the load generator's
  * JVM, and only their log-entry counts are extra ({@link #commandsAndEntries}).
  */
@@ -106,18 +106,9 @@ final class LocalBenchCluster implements AutoCloseable {
         return seeds;
     }
 
-    /** Whether the nodes run as processes of their own, whose CPU {@link #serverCpuNanos} measures. */
-    boolean separateProcesses() {
-        return !processes.isEmpty();
-    }
-
-    /** CPU (user + system) the node processes have used so far; 0 in process. */
-    long serverCpuNanos() {
-        long total = 0;
-        for (Process process : processes) {
-            total += ProcessCpu.nanos(process.pid());
-        }
-        return total;
+    /** The node processes' ids; empty when the nodes run in this JVM ({@code --in-process}). */
+    List<Long> nodePids() {
+        return processes.stream().map(Process::pid).toList();
     }
 
     /** Node processes that have exited, as {@code id (exit code)}: a node that crashed under load. */

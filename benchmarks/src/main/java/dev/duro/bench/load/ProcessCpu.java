@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -19,6 +20,15 @@ final class ProcessCpu {
             Splitter.on(CharMatcher.whitespace()).omitEmptyStrings();
 
     private ProcessCpu() {}
+
+    /** CPU nanoseconds used so far by all of {@code pids}, each counted as {@link #nanos(long)} does. */
+    static long nanos(Collection<Long> pids) {
+        long total = 0;
+        for (long pid : pids) {
+            total += nanos(pid);
+        }
+        return total;
+    }
 
     /** CPU nanoseconds used so far by {@code pid}; 0 once it is gone (or off Linux). */
     static long nanos(long pid) {
