@@ -80,11 +80,15 @@ class InJvmClusterTest {
         DuroClient setup = cluster.newClient();
         ClusterView view = setup.cluster();
         List<List<String>> accounts = new ArrayList<>();
+        // A cut a follower hands out is only as new as the chain it has heard of; a client that has seen the
+        // opening commits asks for a cut covering them, as DuroClient's session does.
+        Long[] opened = new Long[PARTITIONS];
         for (int p = 0; p < PARTITIONS; p++) {
             List<String> ofPartition = TestCluster.keysOf(view, p, "local-bank-", 12);
             accounts.add(ofPartition);
-            open(setup, ofPartition);
+            open(setup, ofPartition).forEach((partition, version) -> opened[partition] = version);
         }
+        List<Long> openingCut = List.of(opened);
         long totalPerPartition = 12 * OPENING_BALANCE;
         List<DuroClient> clients = List.of(cluster.newClient(), cluster.newClient(), cluster.newClient());
         AtomicInteger committed = new AtomicInteger();
@@ -138,8 +142,12 @@ class InJvmClusterTest {
             return null;
         });
         auditors.add(() -> {
-            // An update transaction that only reads one partition commits without certification.
+            // An update transaction that only reads one partition commits without certification. The linearizable
+            // cut first puts the opening into this client's session, so no replica serves a read from before it.
             DuroClient client = clients.get(1);
+            client.readOnly(
+                    ReadConsistency.LINEARIZABLE,
+                    ro -> ro.getLong(accounts.get(0).get(0)));
             for (int i = 0; i < 10_000 && (!transfersDone.get() || i < 5); i++) {
                 int partition = i % PARTITIONS;
                 long sum;
@@ -161,7 +169,7 @@ class InJvmClusterTest {
             // The same audit served entirely by a follower: its cut, and its replica's reads at that cut.
             for (int i = 0; i < 10_000 && (!transfersDone.get() || i < 5); i++) {
                 int partition = i % PARTITIONS;
-                long sum = followerAudit(partition, accounts.get(partition));
+                long sum = followerAudit(partition, accounts.get(partition), openingCut);
                 if (sum != totalPerPartition) {
                     violations.add("follower audit saw partition " + partition + " total " + sum);
                 }
@@ -420,13 +428,14 @@ class InJvmClusterTest {
 
     // ---- the bank ----
 
-    private static void open(DuroClient client, List<String> accounts) {
-        client.transact(tx -> {
+    /** Writes the opening balances in one blind (never aborting) transaction; returns its commit versions. */
+    private static Map<Integer, Long> open(DuroClient client, List<String> accounts) {
+        try (Transaction tx = client.begin()) {
             for (String account : accounts) {
                 tx.putLong(account, OPENING_BALANCE);
             }
-            return null;
-        });
+            return tx.commit().versions();
+        }
     }
 
     /**
@@ -467,16 +476,17 @@ class InJvmClusterTest {
     }
 
     /** Sums {@code accounts} (all of {@code partition}) entirely at a follower: its cut, its replica, raw reads. */
-    private static long followerAudit(int partition, List<String> accounts) throws IOException {
+    private static long followerAudit(int partition, List<String> accounts, List<Long> minimum) throws IOException {
         String leader = cluster.awaitLeader(partition);
         String follower = cluster.replicasOf(partition).stream()
                 .filter(node -> !node.equals(leader))
                 .findFirst()
                 .orElseThrow();
         try (RawConnection connection = new RawConnection(cluster.clientAddress(follower))) {
-            ServerReply cutReply = connection.call(new SnapshotVectorRequest(1));
+            ServerReply cutReply = connection.call(new SnapshotVectorRequest(1, false, minimum));
             long snapshot =
                     assertInstanceOf(SnapshotVectorReply.class, cutReply).cut().get(partition);
+            assertTrue(snapshot >= minimum.get(partition), () -> "follower " + follower + " cut covers the opening");
             long sum = 0;
             long requestId = 2;
             for (String account : accounts) {
