@@ -13,16 +13,10 @@ import dev.duro.core.engine.PartitionEngine;
 import dev.duro.core.engine.Vote;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.VersionedValue;
-import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -36,7 +30,6 @@ import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
-import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
@@ -45,7 +38,6 @@ import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.LifeCycle;
-import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +50,9 @@ import org.slf4j.LoggerFactory;
  * is in the engine, where the simulation can reach it.
  *
  * <p>Snapshots hold the engine's whole replicated state ({@link EngineStateCodec}) at the last applied index;
- * Ratis takes them by its policy and purges the log behind them. A replica restarted from a snapshot replays
- * the log after it and ends equal to its peers.
+ * Ratis takes them by its policy and purges the log behind them. The state is frozen under the lock and written by
+ * a {@link SnapshotWriter} beside applying. A replica restarted from a snapshot replays the log after it and ends
+ * equal to its peers.
  *
  * <h2>The designated voter</h2>
  *
@@ -77,9 +70,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitionStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionStateMachine.class);
-    /** Ratis's answer for "no snapshot taken". */
-    private static final long INVALID_INDEX = -1;
-
     private final int partition;
     private final EngineSettings settings;
     private final EngineStateCodec stateCodec;
@@ -87,6 +77,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
     private final EffectHandler effects;
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final Object lock = new Object();
+    private final SnapshotWriter snapshots;
 
     /** Guarded by {@link #lock}. */
     private PartitionEngine engine;
@@ -99,8 +90,6 @@ public final class PartitionStateMachine extends BaseStateMachine {
      */
     private volatile Frontier latestFrontier;
 
-    /** Set while a snapshot is encoded under the lock: {@link #tick} skips a round instead of waiting. */
-    private volatile boolean snapshotting;
     /** Readers waiting for SC to reach a snapshot; guarded by {@link #lock}. */
     private final TreeMap<Long, List<CompletableFuture<Long>>> snapshotWaiters = new TreeMap<>();
 
@@ -117,6 +106,14 @@ public final class PartitionStateMachine extends BaseStateMachine {
         this.effects = effects;
         this.engine = new PartitionEngine(partition, settings);
         this.latestFrontier = engine.frontier();
+        this.snapshots = new SnapshotWriter(partition, storage, this::withEngine);
+    }
+
+    /** Runs {@code action} with the engine to itself. */
+    private void withEngine(Runnable action) {
+        synchronized (lock) {
+            action.run();
+        }
     }
 
     public int partition() {
@@ -137,9 +134,11 @@ public final class PartitionStateMachine extends BaseStateMachine {
      * Ratis pauses the state machine before a snapshot installed from the leader replaces its state, and then
      * insists that it is {@code PAUSED} before it calls {@link #reinitialize}; otherwise the group's applier
      * fails and the replica closes for good. So a follower that fell behind a purged log could never catch up.
+     * A snapshot being written is abandoned first: the installed one replaces the folder it is written in.
      */
     @Override
     public void pause() {
+        snapshots.pause();
         LifeCycle lifeCycle = getLifeCycle();
         if (lifeCycle.compareAndTransition(LifeCycle.State.RUNNING, LifeCycle.State.PAUSING)) {
             lifeCycle.transition(LifeCycle.State.PAUSED);
@@ -154,6 +153,13 @@ public final class PartitionStateMachine extends BaseStateMachine {
         if (lifeCycle.compareAndTransition(LifeCycle.State.PAUSED, LifeCycle.State.STARTING)) {
             lifeCycle.transition(LifeCycle.State.RUNNING);
         }
+        snapshots.resume();
+    }
+
+    @Override
+    public void close() throws IOException {
+        snapshots.close();
+        super.close();
     }
 
     @Override
@@ -179,6 +185,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
             setLastAppliedTermIndex(snapshot.getTermIndex());
             afterChange(true);
         }
+        snapshots.raiseFloor(snapshot.getIndex());
         LOG.info(
                 "partition {} restored from snapshot at {} (SC {}, {} bytes, loaded in {} ms), {}",
                 partition,
@@ -190,70 +197,34 @@ public final class PartitionStateMachine extends BaseStateMachine {
     }
 
     /**
-     * Writes the engine's state at the last applied index. The engine is encoded under the lock straight into the
-     * snapshot file (applying the log waits meanwhile, which the log line reports), through a buffer of
-     * kilobytes: an in-memory copy would need about three times the state's size at its peak. The file is synced
-     * outside the lock and only then renamed into place: the log behind a snapshot is purged, so a snapshot that a
-     * power loss could truncate after its rename would leave nothing to recover from.
+     * Ratis's request for a snapshot, on its applier thread after a batch. Answers the index of a snapshot written
+     * since the last request, if any (Ratis then purges the log behind it); otherwise freezes the state now, if no
+     * write is running, for the {@link SnapshotWriter} to write beside applying, and answers "none yet": Ratis asks
+     * again after its next batch while the log is longer than its threshold.
      */
     @Override
-    public long takeSnapshot() throws IOException {
-        long startNanos = System.nanoTime();
-        TermIndex last;
-        synchronized (lock) {
-            last = getLastAppliedTermIndex();
+    public long takeSnapshot() {
+        long finished = snapshots.takeFinished();
+        if (finished != SnapshotWriter.NONE) {
+            return finished;
         }
-        if (last == null || last.getIndex() < 0) {
-            return INVALID_INDEX;
-        }
-        File target = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-        Path temporary = target.toPath().resolveSibling(target.getName() + ".writing");
-        long bytes;
-        long encodedNanos;
-        try (FileChannel channel = FileChannel.open(
-                temporary, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-            snapshotting = true;
-            try {
-                bytes = encode(last, channel);
-            } finally {
-                snapshotting = false;
+        snapshots.startIfIdle(() -> {
+            synchronized (lock) {
+                TermIndex last = getLastAppliedTermIndex();
+                if (last == null || last.getIndex() < 0 || getLifeCycleState() != LifeCycle.State.RUNNING) {
+                    return null;
+                }
+                long startNanos = System.nanoTime();
+                EngineStateCodec.Frozen frozen = stateCodec.freeze(engine);
+                LOG.debug(
+                        "partition {} state at {} frozen for a snapshot in {} µs",
+                        partition,
+                        last,
+                        (System.nanoTime() - startNanos) / 1_000);
+                return new SnapshotWriter.Job(last, frozen);
             }
-            encodedNanos = System.nanoTime();
-            channel.force(true);
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-        Files.move(temporary, target.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        syncDirectory(target.toPath().getParent());
-        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(
-                new FileInfo(target.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(target)), last));
-        LOG.info(
-                "partition {} snapshot at {}: {} bytes, encoded and written in {} ms (applying waits meanwhile),"
-                        + " synced in {} ms",
-                partition,
-                last,
-                bytes,
-                (encodedNanos - startNanos) / 1_000_000,
-                (System.nanoTime() - encodedNanos) / 1_000_000);
-        return last.getIndex();
-    }
-
-    /** Encodes the engine into {@code channel}, under the lock; returns the bytes written. */
-    private long encode(TermIndex last, FileChannel channel) throws IOException {
-        synchronized (lock) {
-            if (!last.equals(getLastAppliedTermIndex())) {
-                // Ratis calls takeSnapshot on the applier thread, the only one that applies; never expected.
-                throw new IOException("partition " + partition + " applied past " + last + " while snapshotting");
-            }
-            return stateCodec.write(engine, Channels.newOutputStream(channel));
-        }
-    }
-
-    /** Makes a rename in {@code directory} durable. */
-    private static void syncDirectory(Path directory) throws IOException {
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-            channel.force(true);
-        }
+        });
+        return SnapshotWriter.NONE;
     }
 
     @Override
@@ -389,9 +360,6 @@ public final class PartitionStateMachine extends BaseStateMachine {
     }
 
     public void tick(long nowMillis) {
-        if (snapshotting) {
-            return; // the engine is locked for a while: the next round ticks it (timers are times, not counts)
-        }
         List<Effect> produced;
         synchronized (lock) {
             produced = engine.tick(nowMillis);

@@ -44,6 +44,61 @@ class ConsensusClusterTest {
         }
     }
 
+    /**
+     * Every replica writes snapshots beside applying (SnapshotWriter) and Ratis purges the log behind them; a node
+     * restarted on its folder recovers from its own snapshot plus the log after it and ends equal to its peers.
+     */
+    @Test
+    void snapshotsWrittenBesideApplyingRestoreARestartedNode() throws Exception {
+        RaftTopology topology = startCluster(1);
+        int transactions = 150; // one at a time, so about one log entry each: three snapshot intervals
+        for (int i = 0; i < transactions; i++) {
+            TxId tid = new TxId(9, i);
+            CommitRequest request = new CommitRequest(
+                    tid,
+                    List.of(0),
+                    nodes.get(0).replica(0).snapshotCounter(), // not too old for the certification window
+                    List.of(),
+                    List.of(Write.put(Bytes.utf8("snap-" + (i % 40)), Bytes.utf8("value-" + i))));
+            outcomes.computeIfAbsent(tid, t -> new CompletableFuture<>());
+            nodes.get(0).committer(0).submit(request).get(30, TimeUnit.SECONDS);
+            assertTrue(outcomes.get(tid).get(30, TimeUnit.SECONDS).committed(), "blind writes commit");
+        }
+        awaitConverged(0, Duration.ofSeconds(30), transactions);
+        for (ConsensusNode node : nodes) {
+            awaitSnapshot(node, 50);
+        }
+        ConsensusNode stopped = nodes.remove(2);
+        long digest = stopped.replica(0).contentDigest();
+        stopped.close();
+        String id = stopped.nodeId();
+        int port = Integer.parseInt(topology.raftAddresses().get(id).split(":")[1]);
+        ConsensusSettings settings =
+                ConsensusSettings.defaults(data.resolve(id), "127.0.0.1", port).withSnapshotEveryEntries(50);
+        ConsensusNode restarted =
+                ConsensusNode.start(id, topology, settings, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect);
+        nodes.add(restarted);
+        assertTrue(
+                restarted.replica(0).getLatestSnapshot().getIndex() >= 50,
+                "the restarted replica found its snapshot: "
+                        + restarted.replica(0).getLatestSnapshot());
+        awaitConverged(0, Duration.ofSeconds(60), transactions);
+        assertEquals(digest, restarted.replica(0).contentDigest());
+    }
+
+    /** Waits until {@code node}'s replica of partition 0 has registered a snapshot at or after {@code index}. */
+    private static void awaitSnapshot(ConsensusNode node, long index) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (node.replica(0).getLatestSnapshot() == null
+                || node.replica(0).getLatestSnapshot().getIndex() < index) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(node.nodeId() + " took no snapshot at or after " + index + ": "
+                        + node.replica(0).getLatestSnapshot());
+            }
+            Thread.sleep(20);
+        }
+    }
+
     private RaftTopology startCluster(int partitions) throws IOException {
         Map<String, String> addresses = new HashMap<>();
         for (int i = 0; i < 3; i++) {
@@ -189,6 +244,10 @@ class ConsensusClusterTest {
     }
 
     private void awaitConverged(int partition, Duration timeout) throws InterruptedException {
+        awaitConverged(partition, timeout, 100);
+    }
+
+    private void awaitConverged(int partition, Duration timeout, long counter) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             List<Long> digests = new ArrayList<>();
@@ -197,7 +256,7 @@ class ConsensusClusterTest {
                 digests.add(node.replica(partition).contentDigest());
                 counters.add(node.replica(partition).snapshotCounter());
             }
-            if (digests.stream().distinct().count() == 1 && counters.get(0) == 100) {
+            if (digests.stream().distinct().count() == 1 && counters.get(0) == counter) {
                 return;
             }
             if (System.nanoTime() > deadline) {

@@ -142,15 +142,31 @@ public final class ByteWriter {
     }
 
     public ByteWriter writeRaw(byte[] bytes) {
-        if (sink != null && bytes.length > buffer.length) {
+        return writeRaw(bytes, bytes.length);
+    }
+
+    private ByteWriter writeRaw(byte[] bytes, int length) {
+        if (sink != null && length > buffer.length) {
             drain();
-            passOn(bytes, bytes.length); // straight through: no copy into the buffer
+            passOn(bytes, length); // straight through: no copy into the buffer
             return this;
         }
-        ensure(bytes.length);
-        System.arraycopy(bytes, 0, buffer, position, bytes.length);
-        position += bytes.length;
+        ensure(length);
+        System.arraycopy(bytes, 0, buffer, position, length);
+        position += length;
         return this;
+    }
+
+    /**
+     * Appends what this (in-memory) writer holds to {@code target} and empties this one, keeping its buffer: how a
+     * snapshot moves a part encoded under a lock on to the file outside it.
+     */
+    public void moveTo(ByteWriter target) {
+        if (sink != null) {
+            throw new IllegalStateException("a streaming writer keeps no copy of what it wrote");
+        }
+        target.writeRaw(buffer, position);
+        position = 0;
     }
 
     /** A varint length followed by the bytes. */

@@ -10,12 +10,14 @@ import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.store.FrozenStore;
 import dev.duro.core.store.MultiVersionStore;
 import dev.duro.core.store.VersionedValue;
 import java.io.OutputStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 
 /**
@@ -43,29 +45,110 @@ public final class EngineStateCodec {
 
     public byte[] write(PartitionEngine engine) {
         ByteWriter out = new ByteWriter(1 << 16);
-        encode(engine, out);
+        Frozen frozen = freeze(engine);
+        try {
+            frozen.writeTo(out, Runnable::run);
+        } finally {
+            frozen.release();
+        }
         return out.toByteArray();
     }
 
     /**
-     * Writes the state to {@code sink} as it is encoded, through a buffer of kilobytes, and returns its size: what
-     * a replica's snapshot is written with, since an in-memory copy would need about three times the state's size
-     * at its peak. The caller flushes and closes {@code sink}.
+     * Writes the state to {@code sink} as it is encoded, through a buffer of kilobytes, and returns its size. The
+     * caller flushes and closes {@code sink}.
      *
      * @throws java.io.UncheckedIOException if {@code sink} fails
      */
     public long write(PartitionEngine engine, OutputStream sink) {
-        ByteWriter out = ByteWriter.streamingTo(sink);
-        encode(engine, out);
-        out.flush();
-        return out.size();
+        Frozen frozen = freeze(engine);
+        try {
+            return frozen.writeTo(sink, Runnable::run);
+        } finally {
+            frozen.release();
+        }
     }
 
-    private void encode(PartitionEngine engine, ByteWriter out) {
-        out.writeInt(MAGIC).writeInt(FORMAT_VERSION);
-        out.writeInt(engine.partition());
-        out.writeLong(engine.snapshotCounter());
-        engine.store().writeTo(out);
+    /**
+     * The engine's state as it is now, to be written while the engine goes on delivering: everything but the store
+     * is encoded at once (the certification window, retained outcomes, {@code PENDING}: megabytes at most), the store
+     * is {@linkplain MultiVersionStore#freeze frozen}. What {@link Frozen#writeTo} writes later is byte for byte what
+     * {@link #write} would have written now.
+     */
+    public Frozen freeze(PartitionEngine engine) {
+        ByteWriter head = new ByteWriter(32);
+        head.writeInt(MAGIC).writeInt(FORMAT_VERSION);
+        head.writeInt(engine.partition());
+        head.writeLong(engine.snapshotCounter());
+        ByteWriter tail = new ByteWriter(1 << 16);
+        encodeAfterStore(engine, tail);
+        return new Frozen(engine.snapshotCounter(), head, engine.store().freeze(), tail);
+    }
+
+    /**
+     * A partition engine's state frozen by {@link #freeze}, written later, in pieces, by {@link #writeTo}. Its
+     * owner must {@link #release} it (with the engine to itself) whether or not it was written: until then the
+     * store collects no garbage.
+     */
+    public static final class Frozen {
+        /** Keys (or queued collections) written per exclusive turn: about a millisecond of encoding. */
+        private static final int STORE_ITEMS_PER_TURN = 4096;
+
+        private final long snapshotCounter;
+        private final ByteWriter head;
+        private final FrozenStore store;
+        private final ByteWriter tail;
+        private boolean written;
+
+        private Frozen(long snapshotCounter, ByteWriter head, FrozenStore store, ByteWriter tail) {
+            this.snapshotCounter = snapshotCounter;
+            this.head = head;
+            this.store = store;
+            this.tail = tail;
+        }
+
+        /** {@code SC} of the frozen state. */
+        public long snapshotCounter() {
+            return snapshotCounter;
+        }
+
+        /**
+         * Writes the frozen state to {@code sink} and returns its size. The store is read in turns, each run through
+         * {@code exclusive}, which must run it with the engine to itself (under the lock that guards the engine);
+         * sorting the keys and passing bytes on to {@code sink} happen outside those turns.
+         *
+         * @throws java.io.UncheckedIOException if {@code sink} fails
+         */
+        public long writeTo(OutputStream sink, Consumer<Runnable> exclusive) {
+            ByteWriter out = ByteWriter.streamingTo(sink);
+            writeTo(out, exclusive);
+            out.flush();
+            return out.size();
+        }
+
+        private void writeTo(ByteWriter out, Consumer<Runnable> exclusive) {
+            if (written) {
+                throw new IllegalStateException("a frozen engine state is written once");
+            }
+            written = true;
+            head.moveTo(out);
+            store.sortKeys();
+            ByteWriter turn = new ByteWriter(1 << 16);
+            boolean[] more = {true};
+            while (more[0]) {
+                exclusive.accept(() -> more[0] = store.writeNext(turn, STORE_ITEMS_PER_TURN));
+                turn.moveTo(out);
+            }
+            tail.moveTo(out);
+        }
+
+        /** Lets the store collect again; needs the engine to itself. A second call does nothing. */
+        public void release() {
+            store.release();
+        }
+    }
+
+    private void encodeAfterStore(PartitionEngine engine, ByteWriter out) {
         engine.certifier().writeTo(out);
         engine.forgotten().writeTo(out);
         writeVector(out, engine.dependencies());

@@ -19,6 +19,11 @@ import javax.annotation.Nullable;
  * that version, the older versions of the key can go. The work is proportional to what is collected, never to
  * the size of the store.
  *
+ * <p>A {@linkplain #freeze frozen image} of the store can be written out piece by piece while installs and
+ * collection go on: the store itself changes exactly as it would without the image (so replicas stay alike byte
+ * for byte, whenever each takes its snapshot), and the image keeps a copy of each chain before collection first
+ * shortens it.
+ *
  * <p>Not thread-safe: owned by the partition engine, which is single-threaded.
  */
 public final class MultiVersionStore {
@@ -29,6 +34,8 @@ public final class MultiVersionStore {
     private long horizon;
     private long newestVersion;
     private long versionCount;
+    /** The open images (usually none): collection hands each the chains it is about to shorten. */
+    private final List<FrozenStore> images = new ArrayList<>(1);
 
     /*
      * Each queued entry is a version of a key that shadows older ones, or deletes the key, collectable once the
@@ -128,6 +135,11 @@ public final class MultiVersionStore {
             Bytes key = collectable.firstKey();
             collectable.removeFirst();
             int before = chain.size();
+            if (!images.isEmpty() && before > 0) {
+                for (FrozenStore image : images) {
+                    image.preserve(chain);
+                }
+            }
             if (before > 0 && chain.collectBelow(horizon)) {
                 chains.remove(key);
             }
@@ -152,25 +164,44 @@ public final class MultiVersionStore {
 
     /** Visits the whole content (horizon, chains, collection queue) in a deterministic order. */
     public void writeTo(ByteWriter out) {
-        out.writeLong(horizon);
-        out.writeLong(newestVersion);
-        List<Bytes> keys = new ArrayList<>(chains.keySet());
-        keys.sort(null);
-        out.writeInt(keys.size());
-        for (Bytes key : keys) {
-            VersionChain chain = chains.get(key);
-            out.writeBytes(key);
-            out.writeInt(chain.size());
-            for (int i = 0; i < chain.size(); i++) {
-                out.writeLong(chain.versionAt(i));
-                out.writeNullableBytes(chain.valueAt(i));
+        FrozenStore image = freeze();
+        try {
+            while (image.writeNext(out, Integer.MAX_VALUE)) {
+                // one call writes everything
             }
+        } finally {
+            image.release();
         }
-        out.writeInt(collectable.size());
-        for (int i = 0; i < collectable.size(); i++) {
-            out.writeBytes(collectable.keyAt(i));
-            out.writeLong(collectable.versionAt(i));
+    }
+
+    /**
+     * An image of the store as it is now, for writing out ({@link FrozenStore#writeNext}) while installs and
+     * collection go on. Costs a reference per key and a copy of the collection queue now, and a copy of each chain
+     * collection shortens while the image is open; {@link FrozenStore#release} closes it.
+     */
+    public FrozenStore freeze() {
+        @SuppressWarnings("unchecked")
+        Map.Entry<Bytes, VersionChain>[] entries = chains.entrySet().toArray(new Map.Entry[0]);
+        int queued = collectable.size();
+        Bytes[] queuedKeys = new Bytes[queued];
+        long[] queuedVersions = new long[queued];
+        for (int i = 0; i < queued; i++) {
+            queuedKeys[i] = collectable.keyAt(i);
+            queuedVersions[i] = collectable.versionAt(i);
         }
+        FrozenStore image = new FrozenStore(this, horizon, newestVersion, entries, queuedKeys, queuedVersions);
+        images.add(image);
+        return image;
+    }
+
+    /** Whether an image is open ({@link #freeze}). */
+    public boolean isFrozen() {
+        return !images.isEmpty();
+    }
+
+    /** The end of {@code released}. */
+    void thaw(FrozenStore released) {
+        images.remove(released);
     }
 
     public static MultiVersionStore readFrom(ByteReader in) {

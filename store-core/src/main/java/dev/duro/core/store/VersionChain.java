@@ -16,6 +16,17 @@ final class VersionChain {
         size = 1;
     }
 
+    private VersionChain(long[] versions, @Nullable Bytes[] values, int size) {
+        this.versions = versions;
+        this.values = values;
+        this.size = size;
+    }
+
+    /** A copy that later changes to this chain leave alone. */
+    VersionChain copy() {
+        return new VersionChain(Arrays.copyOf(versions, size), Arrays.copyOf(values, size), size);
+    }
+
     int size() {
         return size;
     }

@@ -7,6 +7,8 @@ import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.SeededRuns;
 import dev.duro.core.certify.CertifierSettings;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,46 @@ class EngineSnapshotRestoreTest {
                 List<Effect> expected = input.applyTo(original);
                 assertEquals(expected, input.applyTo(restored), "input " + i + ": " + input);
                 compareReads(random, inputs, original, restored);
+            }
+            assertSameState(original, restored);
+        });
+    }
+
+    /**
+     * A state frozen at one input and written while the engine goes on delivering (each turn of the writer comes
+     * after a few more inputs, as a snapshot thread's turns interleave with the applier's) is the state at that
+     * input, byte for byte; restored and fed the inputs since, it ends where the engine did.
+     */
+    @Test
+    void stateFrozenAndWrittenWhileTheEngineGoesOnIsTheStateAtTheFreeze() {
+        SeededRuns.forSeeds(32_000, 150, random -> {
+            EngineSettings settings = randomSettings(random);
+            PartitionEngine original = new PartitionEngine(RandomEngineInputs.PARTITION, settings);
+            original.setDesignatedVoter(true);
+            RandomEngineInputs inputs = new RandomEngineInputs(random, 4 + random.nextInt(20));
+            int frozenAt = random.nextInt(300);
+            for (int i = 0; i < frozenAt; i++) {
+                inputs.next(original).applyTo(original);
+            }
+            byte[] expected = CODEC.write(original);
+            EngineStateCodec.Frozen frozen = CODEC.freeze(original);
+            List<RandomEngineInputs.Input> since = new ArrayList<>();
+            ByteArrayOutputStream file = new ByteArrayOutputStream();
+            frozen.writeTo(file, turn -> {
+                for (int i = random.nextInt(25); i > 0; i--) {
+                    RandomEngineInputs.Input input = inputs.next(original);
+                    input.applyTo(original);
+                    since.add(input);
+                }
+                turn.run();
+            });
+            frozen.release();
+            assertArrayEquals(expected, file.toByteArray(), "frozen state written later");
+
+            PartitionEngine restored = CODEC.read(file.toByteArray(), RandomEngineInputs.PARTITION, settings);
+            restored.setDesignatedVoter(true);
+            for (RandomEngineInputs.Input input : since) {
+                input.applyTo(restored);
             }
             assertSameState(original, restored);
         });

@@ -55,7 +55,7 @@ final class Simulation {
                 config, scheduler, dice, trace, violations, counters, faults, cluster, frontiers, workload, clients);
         try {
             cluster.start();
-            new SnapshotSchedule(config, scheduler, dice, cluster, violations).start();
+            new SnapshotSchedule(config, scheduler, dice, cluster, violations, counters).start();
             injector.start();
             frontiers.start();
             clients.start(context, config.clients());

@@ -1,0 +1,240 @@
+package dev.duro.consensus;
+
+import dev.duro.core.engine.EngineStateCodec;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import javax.annotation.Nullable;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.MD5FileUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes one partition replica's state-machine snapshots on a thread of its own, so that applying the log never
+ * waits for one (docs/replication.md, "Snapshots do not stop applying").
+ *
+ * <p>Ratis asks for a snapshot on its applier thread and purges the log up to the index it is told. So
+ * {@link #startIfIdle} only freezes the engine's state (milliseconds, under the engine's lock) and hands it to
+ * the writer; Ratis hears "none yet" and asks again after its next batch. The writer encodes the store in turns
+ * of the engine's lock, syncs the file, renames it into place and registers it; only then does {@link
+ * #takeFinished} report its index, so the log behind a snapshot is purged only once the snapshot is durable.
+ *
+ * <p>Ratis must never hear an index below one it already holds (it asserts so): an index at or below the
+ * {@linkplain #raiseFloor floor}, the newest snapshot Ratis knows (reported, loaded at start, or installed from
+ * the leader), is never reported.
+ *
+ * <p>Before a snapshot installed from the leader replaces the state machine's folder, {@link #pause} abandons
+ * the write in progress and waits until the writer has left the folder.
+ */
+final class SnapshotWriter implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotWriter.class);
+    /** Ratis's answer for "no snapshot taken". */
+    static final long NONE = -1;
+
+    /** A snapshot to write: the frozen state and the log position it holds. */
+    record Job(TermIndex last, EngineStateCodec.Frozen state) {}
+
+    private final int partition;
+    private final SimpleStateMachineStorage storage;
+    /** Runs its argument with the engine to itself (under the state machine's lock). */
+    private final Consumer<Runnable> exclusive;
+
+    private final ExecutorService thread;
+
+    private final Object guard = new Object();
+    /** Guarded by {@link #guard}. */
+    private @Nullable Running running;
+    /** Guarded by {@link #guard}: set by {@link #pause} until {@link #resume}. */
+    private boolean paused;
+
+    /** The newest snapshot written and not yet reported to Ratis, or {@link #NONE}. */
+    private final AtomicLong finished = new AtomicLong(NONE);
+    /** The newest snapshot index Ratis holds; see the class documentation. */
+    private volatile long floor = NONE;
+
+    private static final class Running {
+        final Job job;
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        volatile boolean abandoned;
+
+        Running(Job job) {
+            this.job = job;
+        }
+    }
+
+    SnapshotWriter(int partition, SimpleStateMachineStorage storage, Consumer<Runnable> exclusive) {
+        this.partition = partition;
+        this.storage = storage;
+        this.exclusive = exclusive;
+        this.thread = Executors.newSingleThreadExecutor(runnable -> {
+            Thread writer = new Thread(runnable, "snapshot-writer-p" + partition);
+            writer.setDaemon(true);
+            return writer;
+        });
+    }
+
+    /** The snapshot written since the last call, if it is newer than every one Ratis holds; else {@link #NONE}. */
+    long takeFinished() {
+        long done = finished.getAndSet(NONE);
+        if (done > floor) {
+            floor = done;
+            return done;
+        }
+        return NONE;
+    }
+
+    /** Ratis holds a snapshot at {@code index} (loaded at start, or installed from the leader). */
+    void raiseFloor(long index) {
+        floor = Math.max(floor, index);
+    }
+
+    /**
+     * Starts writing the state {@code freeze} returns (it runs here, and freezes under the engine's lock; null when
+     * there is nothing to write), unless a write is already running or the writer is paused.
+     */
+    void startIfIdle(Supplier<Job> freeze) {
+        Running started;
+        synchronized (guard) {
+            if (running != null || paused) {
+                return;
+            }
+            Job job = freeze.get();
+            if (job == null) {
+                return;
+            }
+            if (job.last().getIndex() <= floor) {
+                exclusive.accept(job.state()::release);
+                return;
+            }
+            started = new Running(job);
+            running = started;
+        }
+        thread.execute(() -> write(started));
+    }
+
+    /** Abandons the write in progress, if any, and waits until the writer has stopped; nothing starts until resumed. */
+    void pause() {
+        Running abandoned;
+        synchronized (guard) {
+            paused = true;
+            abandoned = running;
+            if (abandoned != null) {
+                abandoned.abandoned = true;
+            }
+        }
+        if (abandoned != null) {
+            abandoned.done.join();
+        }
+    }
+
+    void resume() {
+        synchronized (guard) {
+            paused = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        pause();
+        thread.shutdown();
+    }
+
+    private void write(Running write) {
+        long startNanos = System.nanoTime();
+        TermIndex last = write.job.last();
+        File target = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+        Path temporary = target.toPath().resolveSibling(target.getName() + ".writing");
+        try {
+            long bytes;
+            try (FileChannel channel = FileChannel.open(
+                    temporary,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE)) {
+                bytes = write.job
+                        .state()
+                        .writeTo(
+                                Channels.newOutputStream(channel),
+                                turn -> exclusive.accept(() -> {
+                                    if (write.abandoned) {
+                                        throw new CancellationException();
+                                    }
+                                    turn.run();
+                                }));
+                channel.force(true);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+            long writtenNanos = System.nanoTime();
+            if (write.abandoned) {
+                throw new CancellationException();
+            }
+            // The file is durable before its rename, and the rename before Ratis may purge the log behind it.
+            Files.move(temporary, target.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            syncDirectory(target.toPath().getParent());
+            storage.updateLatestSnapshot(new SingleFileSnapshotInfo(
+                    new FileInfo(target.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(target)), last));
+            finished.accumulateAndGet(last.getIndex(), Math::max);
+            LOG.info(
+                    "partition {} snapshot at {} (SC {}): {} bytes, written in {} ms beside applying, synced and"
+                            + " registered in {} ms",
+                    partition,
+                    last,
+                    write.job.state().snapshotCounter(),
+                    bytes,
+                    (writtenNanos - startNanos) / 1_000_000,
+                    (System.nanoTime() - writtenNanos) / 1_000_000);
+        } catch (CancellationException e) {
+            LOG.info(
+                    "partition {} snapshot at {} abandoned: a snapshot from the leader replaces the state",
+                    partition,
+                    last);
+            deleteQuietly(temporary);
+        } catch (IOException | RuntimeException e) {
+            LOG.error(
+                    "partition {} snapshot at {} failed; the log stays until the next one succeeds",
+                    partition,
+                    last,
+                    e);
+            deleteQuietly(temporary);
+        } finally {
+            exclusive.accept(write.job.state()::release);
+            synchronized (guard) {
+                running = null;
+            }
+            write.done.complete(null);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            LOG.warn("could not delete {}: {}", file, e.toString());
+        }
+    }
+
+    /** Makes a rename in {@code directory} durable. */
+    private static void syncDirectory(Path directory) throws IOException {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.duro.core.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.SeededRuns;
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
+import java.util.Random;
+import javax.annotation.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A frozen image writes the store as it was when frozen, however many installs and collections happen while it is
+ * written in pieces, and the live store changes exactly as a twin that was never frozen.
+ */
+class FrozenStoreTest {
+    @Test
+    void imageWrittenInPiecesIsTheStoreAtTheFreezeAndTheLiveStoreIsUntouched() {
+        SeededRuns.forSeeds(31_000, 300, random -> {
+            MultiVersionStore live = new MultiVersionStore();
+            MultiVersionStore twin = new MultiVersionStore();
+            int keySpace = 2 + random.nextInt(40);
+            long[] clock = {0, 0}; // version, horizon
+            int before = random.nextInt(400);
+            for (int i = 0; i < before; i++) {
+                step(random, keySpace, clock, live, twin);
+            }
+            byte[] expected = bytesOf(twin);
+            FrozenStore image = live.freeze();
+            assertTrue(live.isFrozen());
+            ByteWriter out = new ByteWriter();
+            boolean more = true;
+            while (more) {
+                int steps = random.nextInt(30);
+                for (int i = 0; i < steps; i++) {
+                    step(random, keySpace, clock, live, twin);
+                }
+                more = image.writeNext(out, 1 + random.nextInt(5));
+            }
+            image.release();
+            assertTrue(!live.isFrozen());
+
+            assertArrayEquals(expected, out.toByteArray(), "the image is the store at the freeze");
+            assertArrayEquals(expected, bytesOf(MultiVersionStore.readFrom(new ByteReader(out.toByteArray()))));
+            assertArrayEquals(bytesOf(twin), bytesOf(live), "the live store is as if it had never been frozen");
+            assertEquals(twin.versionCount(), live.versionCount());
+            assertEquals(twin.keyCount(), live.keyCount());
+        });
+    }
+
+    @Test
+    void imagesOverlapAndAReleasedImageWritesNothing() {
+        MultiVersionStore store = new MultiVersionStore();
+        store.put(Bytes.utf8("k"), Bytes.utf8("v1"), 1);
+        store.put(Bytes.utf8("k"), Bytes.utf8("v2"), 2);
+        byte[] atTwo = bytesOf(store);
+        FrozenStore first = store.freeze();
+        store.put(Bytes.utf8("k"), Bytes.utf8("v3"), 3);
+        byte[] atThree = bytesOf(store); // writing the live store opens and closes an image of its own
+        FrozenStore second = store.freeze();
+        store.collectGarbage(3);
+        first.release();
+        assertTrue(store.isFrozen(), "the second image is still open");
+        ByteWriter out = new ByteWriter();
+        while (second.writeNext(out, 1)) {
+            // piece by piece
+        }
+        second.release();
+        second.release(); // a second release does nothing
+        assertTrue(!store.isFrozen());
+        assertArrayEquals(atThree, out.toByteArray());
+        assertTrue(atTwo.length != atThree.length);
+        assertThrows(IllegalStateException.class, () -> first.writeNext(new ByteWriter(), 10));
+    }
+
+    /** One install or collection, the same at both stores. */
+    private static void step(
+            Random random, int keySpace, long[] clock, MultiVersionStore live, MultiVersionStore twin) {
+        if (random.nextInt(4) > 0) {
+            clock[0] += 1 + random.nextInt(2);
+            int writes = 1 + random.nextInt(3);
+            for (int i = 0; i < writes; i++) {
+                Bytes key = Bytes.utf8("k" + random.nextInt(keySpace));
+                @Nullable Bytes value = random.nextInt(4) == 0 ? null : Bytes.utf8("v" + clock[0] + "." + i);
+                live.put(key, value, clock[0]);
+                twin.put(key, value, clock[0]);
+            }
+        } else {
+            clock[1] = Math.min(clock[0], clock[1] + random.nextInt(8));
+            live.collectGarbage(clock[1]);
+            twin.collectGarbage(clock[1]);
+        }
+    }
+
+    private static byte[] bytesOf(MultiVersionStore store) {
+        ByteWriter out = new ByteWriter();
+        store.writeTo(out);
+        return out.toByteArray();
+    }
+}
