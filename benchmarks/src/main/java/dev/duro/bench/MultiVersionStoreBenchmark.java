@@ -1,6 +1,7 @@
 package dev.duro.bench;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.store.FrozenStore;
 import dev.duro.core.store.MultiVersionStore;
 import dev.duro.core.store.VersionedValue;
 import java.nio.ByteBuffer;
@@ -19,7 +20,7 @@ import org.openjdk.jmh.annotations.State;
  * The multiversion store on one thread: a read at the newest snapshot, a read at the oldest snapshot still
  * readable (which walks a key's chain back past the versions installed since), and installing a workload-A
  * writeset (4 keys at one version) followed by the garbage collection that keeps {@code retained} versions
- * readable behind it, as the engine does after every commit.
+ * readable behind it, as the engine does after every commit; and freezing the store for a snapshot.
  *
  * <p>Run: {@code ./duro bench micro MultiVersionStore}
  */
@@ -76,5 +77,18 @@ public class MultiVersionStoreBenchmark {
     @Benchmark
     public VersionedValue readAtOldest() {
         return store.get(keyTable[random.nextInt(keys)], store.horizon());
+    }
+
+    /**
+     * Freezing the whole store for a snapshot and releasing the image: the part of a snapshot that holds the
+     * engine's lock (docs/replication.md, "Snapshots do not stop applying").
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public int freezeAndRelease() {
+        FrozenStore image = store.freeze();
+        image.release();
+        return image.keyCount();
     }
 }

@@ -216,12 +216,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
                 }
                 long startNanos = System.nanoTime();
                 EngineStateCodec.Frozen frozen = stateCodec.freeze(engine);
-                LOG.debug(
-                        "partition {} state at {} frozen for a snapshot in {} µs",
-                        partition,
-                        last,
-                        (System.nanoTime() - startNanos) / 1_000);
-                return new SnapshotWriter.Job(last, frozen);
+                return new SnapshotWriter.Job(last, frozen, System.nanoTime() - startNanos);
             }
         });
         return SnapshotWriter.NONE;

@@ -48,8 +48,10 @@ final class SnapshotWriter implements AutoCloseable {
     /** Ratis's answer for "no snapshot taken". */
     static final long NONE = -1;
 
-    /** A snapshot to write: the frozen state and the log position it holds. */
-    record Job(TermIndex last, EngineStateCodec.Frozen state) {}
+    /**
+     * A snapshot to write: the frozen state, the log position it holds, and how long freezing held the engine.
+     */
+    record Job(TermIndex last, EngineStateCodec.Frozen state, long frozenNanos) {}
 
     private final int partition;
     private final SimpleStateMachineStorage storage;
@@ -193,12 +195,13 @@ final class SnapshotWriter implements AutoCloseable {
                     new FileInfo(target.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(target)), last));
             finished.accumulateAndGet(last.getIndex(), Math::max);
             LOG.info(
-                    "partition {} snapshot at {} (SC {}): {} bytes, written in {} ms beside applying, synced and"
-                            + " registered in {} ms",
+                    "partition {} snapshot at {} (SC {}): {} bytes, frozen in {} ms under the engine's lock, written in {}"
+                            + " ms beside applying, synced and registered in {} ms",
                     partition,
                     last,
                     write.job.state().snapshotCounter(),
                     bytes,
+                    write.job.frozenNanos() / 1_000_000,
                     (writtenNanos - startNanos) / 1_000_000,
                     (System.nanoTime() - writtenNanos) / 1_000_000);
         } catch (CancellationException e) {

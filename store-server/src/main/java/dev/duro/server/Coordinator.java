@@ -1,6 +1,7 @@
 package dev.duro.server;
 
 import dev.duro.consensus.ConsensusNode;
+import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.OverloadedException;
 import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.wire.CommitTransaction;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntToLongFunction;
 
 /**
  * Terminates the transactions clients hand to this node (DESIGN §2 step 4): appends each participant's part
@@ -25,31 +27,68 @@ import java.util.concurrent.TimeoutException;
  * partition that no longer retains that outcome says so ({@code Effect.OutcomeUnknown}, the same at every replica
  * at the same log position), and the client gets {@code OUTCOME_UNKNOWN}: final for that id, since every later
  * retry meets the same forgotten outcome.
+ *
+ * <p>A node whose replicas of the participants are all catching up (more than {@code server.coordinator-lag-max}
+ * deliveries behind the newest counter it heard from the partition: restarted, installing a snapshot, a new leader
+ * replaying) refuses the commit with {@code NOT_READY} before appending anything: its replica would hold the answer
+ * back until it caught up, for as long as the commit timeout, while any caught-up replica answers at once. The
+ * client sends the same request to the next coordinator; a participant's leader never lags itself.
  */
 final class Coordinator {
     private final ConsensusNode consensus;
     private final OutcomeWaiters waiters;
     private final Duration timeout;
+    private final IntToLongFunction newestHeard;
+    private final long lagMax;
 
-    Coordinator(ConsensusNode consensus, OutcomeWaiters waiters, Duration timeout) {
+    /**
+     * @param newestHeard the newest counter this node heard from a partition
+     * @param lagMax see the class documentation
+     */
+    Coordinator(
+            ConsensusNode consensus,
+            OutcomeWaiters waiters,
+            Duration timeout,
+            IntToLongFunction newestHeard,
+            long lagMax) {
         this.consensus = consensus;
         this.waiters = waiters;
         this.timeout = timeout;
+        this.newestHeard = newestHeard;
+        this.lagMax = lagMax;
     }
 
     CompletableFuture<ServerReply> commit(CommitTransaction transaction) {
         long requestId = transaction.requestId();
         int partitions = consensus.topology().partitionCount();
         boolean replicated = false;
+        boolean current = false;
+        StringBuilder lagging = new StringBuilder();
         for (CommitTransaction.Participant participant : transaction.participants()) {
-            if (participant.partition() >= partitions) {
+            int partition = participant.partition();
+            if (partition >= partitions) {
                 return reply(new ErrorReply(
                         requestId,
                         ErrorCode.UNKNOWN_PARTITION,
-                        "partition " + participant.partition() + " does not exist (the cluster has " + partitions
-                                + ")"));
+                        "partition " + partition + " does not exist (the cluster has " + partitions + ")"));
             }
-            replicated |= consensus.replica(participant.partition()) != null;
+            PartitionStateMachine replica = consensus.replica(partition);
+            if (replica != null) {
+                replicated = true;
+                long at = replica.frontier().snapshotCounter();
+                long newest = newestHeard.applyAsLong(partition);
+                if (newest - at <= lagMax) {
+                    current = true;
+                } else {
+                    lagging.append(lagging.isEmpty() ? "" : ", ")
+                            .append("partition ")
+                            .append(partition)
+                            .append(" at ")
+                            .append(at)
+                            .append(" of ")
+                            .append(newest);
+                }
+            }
         }
         if (!replicated) {
             return reply(new ErrorReply(
@@ -57,6 +96,13 @@ final class Coordinator {
                     ErrorCode.UNKNOWN_PARTITION,
                     "node " + consensus.nodeId() + " replicates none of the transaction's partitions; send the"
                             + " commit to a replica of one of them"));
+        }
+        if (!current) {
+            return reply(new ErrorReply(
+                    requestId,
+                    ErrorCode.NOT_READY,
+                    "node " + consensus.nodeId() + " is catching up (" + lagging + "; server.coordinator-lag-max "
+                            + lagMax + "): nothing was appended, send the commit to another replica"));
         }
         CompletableFuture<OutcomeWaiters.Answer> outcome;
         try {

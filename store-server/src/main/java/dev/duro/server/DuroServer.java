@@ -93,7 +93,8 @@ public final class DuroServer implements Closeable {
         MessageHandler handler = new MessageHandler(
                 codec,
                 new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax()),
-                new Coordinator(consensus, waiters, config.commitTimeout()),
+                new Coordinator(
+                        consensus, waiters, config.commitTimeout(), frontiers::newestHeard, config.coordinatorLagMax()),
                 effects,
                 frontiers,
                 requestId -> describe(requestId, routing),

@@ -163,6 +163,13 @@ final class FrontierPublisher {
         }
     }
 
+    /** The newest counter this node heard from {@code partition} (its own replica's included), or 0. */
+    long newestHeard(int partition) {
+        synchronized (tracker) {
+            return tracker.frontierAt(partition);
+        }
+    }
+
     /** A frontier from any node, this one included. */
     void accept(Frontier frontier) {
         List<CutWaiter> ready = new ArrayList<>();

@@ -63,6 +63,7 @@ public final class ServerConfig {
     private final int proposalsInFlightMax;
     private final Duration readWaitMax;
     private final Duration commitTimeout;
+    private final long coordinatorLagMax;
     private final int inflightCommitsMax;
     private final Duration tickInterval;
     private final Duration frontierInterval;
@@ -106,6 +107,7 @@ public final class ServerConfig {
                 in.integer("raft.proposals-in-flight-max", ConsensusSettings.PROPOSALS_IN_FLIGHT_DEFAULT, 1, 64);
         readWaitMax = Duration.ofMillis(in.integer("server.read-wait-millis-max", 2_000, 0, 600_000));
         commitTimeout = Duration.ofMillis(in.integer("server.commit-timeout-millis", 10_000, 1, 600_000));
+        coordinatorLagMax = in.integer("server.coordinator-lag-max", 1_000, 0, Integer.MAX_VALUE);
         inflightCommitsMax = in.integer("server.inflight-commits-max", 10_000, 1, 10_000_000);
         tickInterval = Duration.ofMillis(in.integer("server.tick-millis", 10, 1, 10_000));
         frontierInterval = Duration.ofMillis(in.integer("server.frontier-millis", 5, 1, 10_000));
@@ -209,6 +211,14 @@ public final class ServerConfig {
 
     public Duration commitTimeout() {
         return commitTimeout;
+    }
+
+    /**
+     * How far (in deliveries) this node's replica of a participant may be behind the newest counter the node heard
+     * from that partition for the node to coordinate a commit: a replica catching up would hold the answer back.
+     */
+    public long coordinatorLagMax() {
+        return coordinatorLagMax;
     }
 
     public int inflightCommitsMax() {

@@ -269,27 +269,65 @@ public final class Certifier {
 
     /** Writes the window; the exact index is rebuilt from it on read. */
     public void writeTo(ByteWriter out) {
-        out.writeLong(pendingSnapshotCounter);
+        freeze().writeTo(out);
+    }
+
+    /**
+     * The window as it is now, to be written later from any thread ({@link Frozen#writeTo}): a copy of the slots'
+     * references, in number order. What a slot refers to is never changed once recorded (a later transaction
+     * takes the slot with objects of its own), so the copy needs nothing else.
+     */
+    public Frozen freeze() {
         long first = Math.max(1, pendingSnapshotCounter - numbers.length + 1);
-        out.writeLong(first);
-        for (long number = first; number <= pendingSnapshotCounter; number++) {
-            int slot = retainedSlot(number);
-            writeKeys(out, writeKeys[slot]);
-            BloomFilter<Bytes> summary = readSummaries[slot];
-            out.writeBoolean(summary != null);
-            if (summary != null) {
-                ByteArrayOutputStream bloom = new ByteArrayOutputStream();
-                try {
-                    summary.writeTo(bloom);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                out.writeBytes(Bytes.wrap(bloom.toByteArray()));
-            } else {
-                List<Bytes> reads = readKeys[slot];
-                out.writeInt(reads.size());
-                for (Bytes key : reads) {
-                    out.writeBytes(key);
+        int count = (int) (pendingSnapshotCounter - first + 1);
+        Bytes[][] writes = new Bytes[count][];
+        Object[] reads = new Object[count];
+        for (int i = 0; i < count; i++) {
+            int slot = retainedSlot(first + i);
+            writes[i] = writeKeys[slot];
+            reads[i] = readSummaries[slot] != null ? readSummaries[slot] : readKeys[slot];
+        }
+        return new Frozen(pendingSnapshotCounter, first, writes, reads);
+    }
+
+    /** A certification window frozen by {@link #freeze}; immutable. */
+    public static final class Frozen {
+        private final long pendingSnapshotCounter;
+        private final long first;
+        private final Bytes[][] writes;
+        /** Per transaction, its read summary (a bloom filter) or its read keys (a list). */
+        private final Object[] reads;
+
+        private Frozen(long pendingSnapshotCounter, long first, Bytes[][] writes, Object[] reads) {
+            this.pendingSnapshotCounter = pendingSnapshotCounter;
+            this.first = first;
+            this.writes = writes;
+            this.reads = reads;
+        }
+
+        /** Writes the window as {@link Certifier#writeTo} did when it was frozen. */
+        @SuppressWarnings("unchecked")
+        public void writeTo(ByteWriter out) {
+            out.writeLong(pendingSnapshotCounter);
+            out.writeLong(first);
+            for (int i = 0; i < writes.length; i++) {
+                writeKeys(out, writes[i]);
+                boolean summarised = reads[i] instanceof BloomFilter;
+                out.writeBoolean(summarised);
+                if (summarised) {
+                    ByteArrayOutputStream bloom = new ByteArrayOutputStream();
+                    try {
+                        ((BloomFilter<Bytes>) reads[i]).writeTo(bloom);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    out.writeBytes(Bytes.wrap(bloom.toByteArray()));
+                } else {
+                    List<Bytes> keys = (List<Bytes>) reads[i];
+                    out.writeInt(keys.size());
+                    for (Bytes key : keys) {
+                        out.writeBytes(key);
+                    }
                 }
             }
         }

@@ -70,9 +70,10 @@ public final class EngineStateCodec {
     }
 
     /**
-     * The engine's state as it is now, to be written while the engine goes on delivering: everything but the store
-     * is encoded at once (the certification window, retained outcomes, {@code PENDING}: megabytes at most), the store
-     * is {@linkplain MultiVersionStore#freeze frozen}. What {@link Frozen#writeTo} writes later is byte for byte what
+     * The engine's state as it is now, to be written while the engine goes on delivering: the store is
+     * {@linkplain MultiVersionStore#freeze frozen} (a reference per key) and the certification window copied
+     * ({@link Certifier#freeze}: a reference per transaction); the rest (retained outcomes, {@code PENDING}: megabytes
+     * at most) is encoded at once. What {@link Frozen#writeTo} writes later is byte for byte what
      * {@link #write} would have written now.
      */
     public Frozen freeze(PartitionEngine engine) {
@@ -81,8 +82,13 @@ public final class EngineStateCodec {
         head.writeInt(engine.partition());
         head.writeLong(engine.snapshotCounter());
         ByteWriter tail = new ByteWriter(1 << 16);
-        encodeAfterStore(engine, tail);
-        return new Frozen(engine.snapshotCounter(), head, engine.store().freeze(), tail);
+        encodeAfterCertifier(engine, tail);
+        return new Frozen(
+                engine.snapshotCounter(),
+                head,
+                engine.store().freeze(),
+                engine.certifier().freeze(),
+                tail);
     }
 
     /**
@@ -97,13 +103,16 @@ public final class EngineStateCodec {
         private final long snapshotCounter;
         private final ByteWriter head;
         private final FrozenStore store;
+        private final Certifier.Frozen window;
         private final ByteWriter tail;
         private boolean written;
 
-        private Frozen(long snapshotCounter, ByteWriter head, FrozenStore store, ByteWriter tail) {
+        private Frozen(
+                long snapshotCounter, ByteWriter head, FrozenStore store, Certifier.Frozen window, ByteWriter tail) {
             this.snapshotCounter = snapshotCounter;
             this.head = head;
             this.store = store;
+            this.window = window;
             this.tail = tail;
         }
 
@@ -139,6 +148,7 @@ public final class EngineStateCodec {
                 exclusive.accept(() -> more[0] = store.writeNext(turn, STORE_ITEMS_PER_TURN));
                 turn.moveTo(out);
             }
+            window.writeTo(out); // immutable: no turn needed
             tail.moveTo(out);
         }
 
@@ -148,8 +158,7 @@ public final class EngineStateCodec {
         }
     }
 
-    private void encodeAfterStore(PartitionEngine engine, ByteWriter out) {
-        engine.certifier().writeTo(out);
+    private void encodeAfterCertifier(PartitionEngine engine, ByteWriter out) {
         engine.forgotten().writeTo(out);
         writeVector(out, engine.dependencies());
         writeVector(out, engine.cutFloor());
