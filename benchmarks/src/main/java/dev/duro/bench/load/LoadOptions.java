@@ -55,7 +55,7 @@ public record LoadOptions(
                                         repeatable
               --cluster host:port,...   drive an existing Duro cluster instead of starting one
               --server-pids PID,...     with --cluster: the node processes whose CPU to report (./duro local
-                                        prints them)
+                                        writes them to data/n*.pid)
               --out DIR                 where result.json and result.csv go (benchmarks/results/<timestamp>)
             workloads (name, source paper, shape; no load phase: a missing balance or list reads as 0 or empty):
             """
