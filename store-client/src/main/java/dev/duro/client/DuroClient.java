@@ -364,7 +364,9 @@ public final class DuroClient implements AutoCloseable {
     }
 
     /**
-     * Waits until every partition has a leader and commits a probe write, so the cluster really serves.
+     * Waits until every partition has a leader and a node serves a linearizable cut, so the cluster really serves:
+     * that cut needs a Raft ReadIndex from every partition's leader and the chain of cuts in partition 0's log. The
+     * probe only reads; it writes nothing into the keyspace.
      *
      * @throws UnavailableException if that does not happen within {@code timeout}
      */
@@ -379,7 +381,7 @@ public final class DuroClient implements AutoCloseable {
                     leaders &= view.leader(p) != null;
                 }
                 if (leaders) {
-                    put("duro:ready-probe", "ready");
+                    snapshotVector(view.leader(0), ReadConsistency.LINEARIZABLE, new long[0]);
                     return refreshCluster();
                 }
             } catch (DuroException e) {
