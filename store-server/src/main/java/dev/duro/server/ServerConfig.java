@@ -13,9 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -132,19 +134,46 @@ public final class ServerConfig {
         in.failIfProblems();
     }
 
-    /** Reads and validates a configuration file, then applies {@code overrides} (key=value). */
+    /**
+     * Reads and validates a configuration file, then the process's environment ({@link #ENVIRONMENT_PREFIX}), then
+     * {@code overrides} (key=value): each later source wins.
+     */
     public static ServerConfig load(Path file, Map<String, String> overrides) throws IOException {
+        return load(file, System.getenv(), overrides);
+    }
+
+    /** {@link #load(Path, Map)} with the environment given. */
+    static ServerConfig load(Path file, Map<String, String> environment, Map<String, String> overrides)
+            throws IOException {
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             properties.load(reader);
         }
         overrides.forEach(properties::setProperty);
-        return of(properties);
+        return new ServerConfig(new Parser(properties, environment, overrides.keySet()));
     }
 
     /** Validates a configuration given as properties. */
     public static ServerConfig of(Properties properties) {
-        return new ServerConfig(new Parser(properties));
+        return new ServerConfig(new Parser(properties, Map.of(), Set.of()));
+    }
+
+    /**
+     * Settings may come from environment variables named {@code DURO_} and the key in capitals with every {@code .}
+     * and {@code -} as {@code _}: {@code engine.outcomes-retained} is {@code DURO_ENGINE_OUTCOMES_RETAINED},
+     * {@code node.n1.address} is {@code DURO_NODE_N1_ADDRESS}. One naming no setting is an error, except the tools'
+     * own ({@code DURO_JAVA_OPTS}, {@code DURO_JEPSEN_*}).
+     */
+    public static final String ENVIRONMENT_PREFIX = "DURO_";
+
+    /** The environment variable that sets {@code key}. */
+    static String environmentName(String key) {
+        return ENVIRONMENT_PREFIX
+                + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    private static boolean reservedForTools(String variable) {
+        return variable.equals("DURO_JAVA_OPTS") || variable.startsWith("DURO_JEPSEN_");
     }
 
     public String clusterName() {
@@ -257,11 +286,23 @@ public final class ServerConfig {
     /** Reads typed values, remembering which keys were used and every problem found. */
     private static final class Parser {
         private final Properties properties;
+        /** The settings' environment variables, by name. */
+        private final Map<String, String> environment = new TreeMap<>();
+        /** Keys given on the command line: they win over the environment. */
+        private final Set<String> overridden;
+
         private final Set<String> used = new TreeSet<>();
+        private final Set<String> usedVariables = new TreeSet<>();
         private final List<String> problems = new ArrayList<>();
 
-        Parser(Properties properties) {
+        Parser(Properties properties, Map<String, String> environment, Set<String> overridden) {
             this.properties = properties;
+            this.overridden = Set.copyOf(overridden);
+            environment.forEach((name, value) -> {
+                if (name.startsWith(ENVIRONMENT_PREFIX) && !reservedForTools(name)) {
+                    this.environment.put(name, value);
+                }
+            });
         }
 
         void problem(String key, String message) {
@@ -271,6 +312,13 @@ public final class ServerConfig {
         String string(String key, String fallback) {
             used.add(key);
             String value = properties.getProperty(key);
+            String variable = environmentName(key);
+            if (environment.containsKey(variable)) {
+                usedVariables.add(variable);
+                if (!overridden.contains(key)) {
+                    value = environment.get(variable);
+                }
+            }
             return value == null || value.isBlank() ? fallback : value.trim();
         }
 
@@ -392,6 +440,11 @@ public final class ServerConfig {
             for (String key : properties.stringPropertyNames()) {
                 if (!used.contains(key)) {
                     problem(key, "is not a known setting (misspelt?)");
+                }
+            }
+            for (String variable : environment.keySet()) {
+                if (!usedVariables.contains(variable)) {
+                    problems.add("environment variable " + variable + " names no setting (misspelt?)");
                 }
             }
         }

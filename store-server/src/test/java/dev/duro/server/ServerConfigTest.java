@@ -4,8 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ServerConfigTest {
     private static Properties oneNode(String dataDir) {
@@ -59,5 +65,45 @@ class ServerConfigTest {
         assertTrue(error.getMessage().contains("engine.outcomes-retained must be in [1, 10000000], was 0"));
         assertTrue(error.getMessage().contains("engine.buffered-votes-max is not an integer"));
         assertTrue(error.getMessage().contains("engine.global-commits-retained is not a known setting"));
+    }
+
+    @Test
+    void theEnvironmentSetsWhatTheFileDoesNotAndTheCommandLineWinsOverIt(@TempDir Path folder) throws IOException {
+        Path file = folder.resolve("n1.properties");
+        Properties p = oneNode("data/n1");
+        p.setProperty("engine.outcomes-retained", "50");
+        try (Writer out = Files.newBufferedWriter(file)) {
+            p.store(out, null);
+        }
+        Map<String, String> environment = Map.of(
+                "DURO_ENGINE_OUTCOMES_RETAINED", "60", // over the file
+                "DURO_SERVER_COMMIT_TIMEOUT_MILLIS", "7000", // over the default
+                "DURO_NODE_N1_ADDRESS", "127.0.0.1:9101", // a node's key
+                "DURO_RAFT_FSYNC", "false", // the command line wins over it
+                "DURO_JAVA_OPTS", "-Xmx2g", // the tools' own: not a setting
+                "DURO_JEPSEN_HOME", "/somewhere",
+                "PATH", "/bin");
+        ServerConfig config = ServerConfig.load(file, environment, Map.of("raft.fsync", "true"));
+        assertEquals(60, config.engine().outcomesRetained());
+        assertEquals(7000, config.commitTimeout().toMillis());
+        assertEquals(new ServerConfig.HostPort("127.0.0.1", 9101), config.self().address());
+        assertTrue(config.fsync(), "--set wins over the environment");
+        assertEquals(
+                "DURO_CERTIFICATION_WINDOW_TRANSACTIONS",
+                ServerConfig.environmentName("certification.window-transactions"));
+    }
+
+    @Test
+    void anEnvironmentVariableNamingNoSettingIsReportedByName(@TempDir Path folder) throws IOException {
+        Path file = folder.resolve("n1.properties");
+        try (Writer out = Files.newBufferedWriter(file)) {
+            oneNode("data/n1").store(out, null);
+        }
+        var error = assertThrows(
+                ServerConfig.InvalidConfigException.class,
+                () -> ServerConfig.load(file, Map.of("DURO_ENGINE_OUTCOMES_RETAINED_MAX", "5"), Map.of()));
+        assertTrue(
+                error.getMessage().contains("environment variable DURO_ENGINE_OUTCOMES_RETAINED_MAX names no setting"),
+                error.getMessage());
     }
 }
