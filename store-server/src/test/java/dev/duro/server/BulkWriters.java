@@ -20,9 +20,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Load that fills partitions: one thread per partition commits new keys of that partition, many to a transaction,
- * through the real client, one transaction at a time (so each is its own log entry: group commit has nothing to
- * join it with). Every value is derived from its key ({@link #valueOf}), so any key read back can be checked.
+ * Load that fills partitions: writer threads per partition (one by default) commit new keys of that partition, many
+ * to a transaction, through the real client, each one transaction at a time (so with one writer each is its own log
+ * entry: group commit has nothing to join it with). Every value is derived from its key ({@link #valueOf}), so any key read back can be checked.
  *
  * <p>It remembers counts, the time of every acknowledgement (to find stalls), the last key acknowledged in each
  * partition and a sample of one acknowledged key in {@link #SAMPLE_EVERY} transactions, not every key: at a
@@ -37,8 +37,9 @@ final class BulkWriters implements AutoCloseable {
     private final String prefix;
     private final int keysPerTransaction;
     private final int valueBytes;
+    private final int writersPerPartition;
     private final AtomicBoolean stopping = new AtomicBoolean();
-    /** Transactions per second each writer starts at most; 0 for as many as the cluster takes. */
+    /** Transactions per second each partition's writers start at most; 0 for as many as the cluster takes. */
     private volatile int transactionsPerSecondMax;
 
     private final List<Thread> threads = new ArrayList<>();
@@ -50,11 +51,16 @@ final class BulkWriters implements AutoCloseable {
     private final Queue<String> failures = new ConcurrentLinkedQueue<>();
 
     BulkWriters(DuroClient client, String prefix, int keysPerTransaction, int valueBytes) {
+        this(client, prefix, keysPerTransaction, valueBytes, 1);
+    }
+
+    BulkWriters(DuroClient client, String prefix, int keysPerTransaction, int valueBytes, int writersPerPartition) {
         this.client = client;
         this.view = client.cluster();
         this.prefix = prefix;
         this.keysPerTransaction = keysPerTransaction;
         this.valueBytes = valueBytes;
+        this.writersPerPartition = writersPerPartition;
         int partitions = view.partitionCount();
         this.acknowledgedKeys = new AtomicLongArray(partitions);
         this.lastAcknowledged = new AtomicReferenceArray<>(partitions);
@@ -62,7 +68,10 @@ final class BulkWriters implements AutoCloseable {
         for (int p = 0; p < partitions; p++) {
             int partition = p;
             acknowledgementTimes.add(new AcknowledgementTimes());
-            threads.add(new Thread(() -> write(partition), "bulk-writer-" + p));
+            for (int w = 0; w < writersPerPartition; w++) {
+                int writer = w;
+                threads.add(new Thread(() -> write(partition, writer), "bulk-writer-" + p + "-" + w));
+            }
         }
         threads.forEach(Thread::start);
     }
@@ -72,19 +81,20 @@ final class BulkWriters implements AutoCloseable {
         return key.length() >= valueBytes ? key : key + "-".repeat(valueBytes - key.length());
     }
 
-    /** From now on each writer starts at most this many transactions per second (0: no limit). */
+    /** From now on each partition's writers start at most this many transactions per second (0: no limit). */
     void throttle(int transactionsPerSecond) {
         transactionsPerSecondMax = transactionsPerSecond;
     }
 
-    private void write(int partition) {
+    private void write(int partition, int writer) {
+        String keyPrefix = prefix + partition + "-" + (writer == 0 ? "" : writer + "-");
         long candidate = 0;
         long nextStartNanos = System.nanoTime();
         for (int t = 0; t < TRANSACTIONS_PER_THREAD_MAX && !stopping.get(); t++) {
             nextStartNanos = pace(nextStartNanos);
             List<String> keys = new ArrayList<>(keysPerTransaction);
             while (keys.size() < keysPerTransaction) {
-                String key = prefix + partition + "-" + candidate++;
+                String key = keyPrefix + candidate++;
                 if (view.partitionOf(Bytes.utf8(key)) == partition) {
                     keys.add(key);
                 }
@@ -113,7 +123,7 @@ final class BulkWriters implements AutoCloseable {
 
     /** Waits until {@code startNanos} if the writers are throttled; returns when the next transaction may start. */
     private long pace(long startNanos) {
-        int rate = transactionsPerSecondMax;
+        int rate = transactionsPerSecondMax <= 0 ? 0 : Math.max(1, transactionsPerSecondMax / writersPerPartition);
         long now = System.nanoTime();
         if (rate <= 0) {
             return now;
@@ -126,7 +136,7 @@ final class BulkWriters implements AutoCloseable {
     }
 
     private void acknowledge(int partition, List<String> keys, int transaction) {
-        acknowledgementTimes.get(partition).add(System.nanoTime());
+        acknowledgementTimes.get(partition).add();
         acknowledgedKeys.addAndGet(partition, keys.size());
         lastAcknowledged.set(partition, keys.get(keys.size() - 1));
         if (transaction % SAMPLE_EVERY == 0) {
@@ -191,16 +201,16 @@ final class BulkWriters implements AutoCloseable {
         stop();
     }
 
-    /** The instants of one partition's acknowledgements, in order (one writer thread adds them). */
+    /** The instants of one partition's acknowledgements, in order (taken as they are added). */
     private static final class AcknowledgementTimes {
         private long[] nanos = new long[1024];
         private int size;
 
-        synchronized void add(long instant) {
+        synchronized void add() {
             if (size == nanos.length) {
                 nanos = Arrays.copyOf(nanos, size * 2);
             }
-            nanos[size++] = instant;
+            nanos[size++] = System.nanoTime();
         }
 
         synchronized int countBetween(long from, long to) {

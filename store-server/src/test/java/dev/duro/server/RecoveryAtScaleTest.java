@@ -47,6 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  * sampled keys read back at both nodes. The figures are printed and written to
  * {@code target/recovery-at-scale.md}. {@code -Dduro.recovery.outcomes-retained=N} sets
  * {@code engine.outcomes-retained} on every node, to run the same recoveries past the window of retained outcomes.
+ * {@code -Dduro.recovery.writers=W} runs W writers per partition and {@code -Dduro.recovery.keys-per-transaction=K}
+ * puts K keys in each transaction (1 and 40 by default): smaller transactions from more writers give the outage
+ * hundreds of thousands of deliveries.
  */
 @EnabledIfSystemProperty(named = "duro.recovery.keys", matches = "[0-9]+")
 class RecoveryAtScaleTest {
@@ -95,6 +98,8 @@ class RecoveryAtScaleTest {
         long wipedDownSeconds = Long.getLong("duro.recovery.wiped-down-seconds", 30);
         int transactionsPerSecond = Integer.getInteger("duro.recovery.rate", 200);
         String outcomesRetained = System.getProperty("duro.recovery.outcomes-retained");
+        int keysPerTransaction = Integer.getInteger("duro.recovery.keys-per-transaction", KEYS_PER_TRANSACTION);
+        int writersPerPartition = Integer.getInteger("duro.recovery.writers", 1);
         TestCluster.Builder builder = TestCluster.builder(data)
                 .label(getClass().getSimpleName())
                 .nodes(3)
@@ -112,10 +117,11 @@ class RecoveryAtScaleTest {
         print("# Recovery at scale\n\n3 nodes x 2 partitions x 3 replicas, "
                 + (outcomesRetained == null ? "default settings" : "engine.outcomes-retained=" + outcomesRetained)
                 + ", -Xmx4g per node; "
-                + keysPerPartition + " keys of " + VALUE_BYTES + " B per partition, " + KEYS_PER_TRANSACTION
-                + " per transaction\n");
+                + keysPerPartition + " keys of " + VALUE_BYTES + " B per partition, " + keysPerTransaction
+                + " per transaction, " + writersPerPartition + " writer(s) per partition\n");
         List<Recovery> recoveries = new ArrayList<>();
-        try (BulkWriters writers = new BulkWriters(client, "scale-", KEYS_PER_TRANSACTION, VALUE_BYTES)) {
+        try (BulkWriters writers =
+                new BulkWriters(client, "scale-", keysPerTransaction, VALUE_BYTES, writersPerPartition)) {
             long loadStart = System.nanoTime();
             writers.awaitKeysInEveryPartition(keysPerPartition, LOAD_DEADLINE);
             print("load: " + keysPerPartition + " keys per partition in " + secondsSince(loadStart) + " s; from now on"
