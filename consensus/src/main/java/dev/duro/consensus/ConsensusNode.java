@@ -70,7 +70,8 @@ public final class ConsensusNode implements Closeable {
             ConsensusSettings settings,
             EngineSettings engineSettings,
             Limits limits,
-            EffectHandler effects)
+            EffectHandler effects,
+            SnapshotFetcher fetcher)
             throws IOException {
         this.nodeId = nodeId;
         this.topology = topology;
@@ -88,7 +89,7 @@ public final class ConsensusNode implements Closeable {
                         "group " + groupId + " is no partition of " + topology.clusterName());
             }
             return replicas.computeIfAbsent(
-                    partition, p -> new PartitionStateMachine(p, engineSettings, limits, effects));
+                    partition, p -> new PartitionStateMachine(p, engineSettings, limits, effects, fetcher));
         };
         this.server = RaftServer.newBuilder()
                 .setServerId(RaftTopology.peerId(nodeId))
@@ -103,6 +104,8 @@ public final class ConsensusNode implements Closeable {
     /**
      * Starts the Raft server and joins the groups of every partition {@code nodeId} replicates.
      *
+     * @param fetcher how a replica behind its leader's purged log copies the leader's snapshot
+     *
      * @throws IOException if the storage or the port cannot be used
      */
     public static ConsensusNode start(
@@ -111,9 +114,10 @@ public final class ConsensusNode implements Closeable {
             ConsensusSettings settings,
             EngineSettings engineSettings,
             Limits limits,
-            EffectHandler effects)
+            EffectHandler effects,
+            SnapshotFetcher fetcher)
             throws IOException {
-        ConsensusNode node = new ConsensusNode(nodeId, topology, settings, engineSettings, limits, effects);
+        ConsensusNode node = new ConsensusNode(nodeId, topology, settings, engineSettings, limits, effects, fetcher);
         try {
             node.server.start();
             node.freshReplicaWatch.watch(node.joinGroups());
@@ -150,9 +154,11 @@ public final class ConsensusNode implements Closeable {
         GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
                 properties, SizeInBytes.valueOf(settings.appenderBufferBytesMax()));
-        // A snapshot larger than one message goes out in several; see ConsensusSettings.snapshotChunkBytesMax.
-        RaftServerConfigKeys.Log.Appender.setSnapshotChunkSizeMax(
-                properties, SizeInBytes.valueOf(settings.snapshotChunkBytesMax()));
+        // A follower behind the purged log is told so and copies the leader's snapshot itself (SnapshotFetcher):
+        // Ratis's own transfer keeps each chunk it sends referenced for its timeout times its window (24 s by
+        // default), which on loopback held hundreds of megabytes and ran leaders out of memory
+        // (docs/replication.md, "Catching up from a snapshot").
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(properties, false);
         // How often a leader retries a follower it cannot reach. Ratis's default backs off to one try every 5 s
         // after 30 failures, so a follower restarted after a few seconds down waited up to 5 s before the leader
         // tried it again, and served reads from a stale replica meanwhile; worse, if the leader then died the

@@ -16,7 +16,7 @@ import java.time.Duration;
  *     one is kept)
  * @param batchCommandsMax the most commands in one log entry (group commit)
  * @param batchBytesMax the most bytes in one log entry; it also sizes the Raft messages between nodes
- *     ({@link #messageBytesMax()}) and the pieces a snapshot is sent in ({@link #snapshotChunkBytesMax()})
+ *     ({@link #messageBytesMax()})
  * @param queuedBytesMax commands waiting for the next log entry, per partition, before submissions are refused
  *     as overloaded
  * @param proposalsInFlightMax log entries a node may have proposed to one partition and not yet seen applied:
@@ -38,10 +38,10 @@ public record ConsensusSettings(
     private static final int BATCH_BYTES_MAX_LIMIT = 256 << 20;
 
     /**
-     * Room a Raft message needs besides its payload: the AppendEntries or InstallSnapshot header (ids, term,
-     * indexes, commit infos), each entry's own fields, a snapshot chunk's file name and digest, and the group
-     * configuration an InstallSnapshot request carries. Each is at most kilobytes; a megabyte more covers an
-     * AppendEntries message that the appender fills up to {@link #appenderBufferBytesMax()}.
+     * Room a Raft message needs besides its payload: the AppendEntries header (ids, term, indexes, commit infos),
+     * each entry's own fields, and the group configuration an InstallSnapshot notification carries. Each is at most
+     * kilobytes; a megabyte more covers an AppendEntries message that the appender fills up to {@link
+     * #appenderBufferBytesMax()}. Snapshots do not travel in Raft messages (docs/replication.md).
      */
     private static final int MESSAGE_ENVELOPE_BYTES = 2 << 20;
 
@@ -73,8 +73,7 @@ public record ConsensusSettings(
 
     /**
      * The largest gRPC message a node sends to or accepts from its peers, and the limit of the Raft clients that
-     * propose batches: one payload of {@link #batchBytesMax} (a full log entry, or one snapshot chunk) plus its
-     * envelope.
+     * propose batches: one payload of {@link #batchBytesMax} (a full log entry) plus its envelope.
      */
     public int messageBytesMax() {
         return batchBytesMax + MESSAGE_ENVELOPE_BYTES;
@@ -83,17 +82,6 @@ public record ConsensusSettings(
     /** The most log entry bytes a leader gathers into one AppendEntries message to a follower. */
     public int appenderBufferBytesMax() {
         return batchBytesMax + (1 << 20);
-    }
-
-    /**
-     * The largest piece of a state-machine snapshot a leader sends in one InstallSnapshot message. Ratis cuts a
-     * snapshot file into chunks of its own size setting (16 MB by default) whatever the message limit is, and a
-     * follower's gRPC refuses a larger message with RESOURCE_EXHAUSTED on every retry: a follower that needed a
-     * snapshot bigger than {@link #messageBytesMax()} never caught up. It is derived from the message limit here,
-     * and nowhere else, so that the two cannot drift apart.
-     */
-    public int snapshotChunkBytesMax() {
-        return messageBytesMax() - MESSAGE_ENVELOPE_BYTES;
     }
 
     /**

@@ -3,9 +3,7 @@ package dev.duro.consensus;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -15,7 +13,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
@@ -46,8 +43,6 @@ final class FreshReplicaWatch implements Closeable {
     private static final Duration WATCH = Duration.ofMinutes(10);
     private static final long CHECK_PERIOD_MILLIS = 500;
     private static final int CHECKS_BEFORE_HANDOVER = 6;
-    /** Ratis keeps a snapshot being installed in a few levels of folders under the group's {@code tmp}. */
-    private static final int SNAPSHOT_FOLDER_DEPTH_MAX = 8;
 
     private final String nodeId;
     private final RaftTopology topology;
@@ -148,22 +143,10 @@ final class FreshReplicaWatch implements Closeable {
         return false;
     }
 
-    /** The bytes of snapshot files in the replica's temporary folder, where Ratis writes the chunks it receives. */
-    private static long snapshotBytesArrived(RaftServer.Division division) throws IOException {
-        File temporary = division.getRaftStorage().getStorageDir().getTmpDir();
-        if (!temporary.isDirectory()) {
-            return 0;
-        }
-        try (Stream<Path> files = Files.walk(temporary.toPath(), SNAPSHOT_FOLDER_DEPTH_MAX)) {
-            return files.filter(Files::isRegularFile)
-                    .mapToLong(FreshReplicaWatch::sizeOrZero)
-                    .sum();
-        } catch (UncheckedIOException e) {
-            if (e.getCause() instanceof NoSuchFileException) {
-                return 0; // Ratis moved the finished snapshot while we looked: the next check sees the log
-            }
-            throw e.getCause();
-        }
+    /** The bytes of the snapshot being fetched from the leader so far ({@link PartitionStateMachine}). */
+    private static long snapshotBytesArrived(RaftServer.Division division) {
+        File folder = division.getRaftStorage().getStorageDir().getStateMachineDir();
+        return sizeOrZero(folder.toPath().resolve(PartitionStateMachine.FETCHING_FILE));
     }
 
     private static long sizeOrZero(Path file) {

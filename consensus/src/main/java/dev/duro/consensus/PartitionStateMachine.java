@@ -14,22 +14,32 @@ import dev.duro.core.engine.Vote;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.VersionedValue;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
@@ -38,6 +48,7 @@ import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.LifeCycle;
+import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +63,8 @@ import org.slf4j.LoggerFactory;
  * <p>Snapshots hold the engine's whole replicated state ({@link EngineStateCodec}) at the last applied index;
  * Ratis takes them by its policy and purges the log behind them. The state is frozen under the lock and written by
  * a {@link SnapshotWriter} beside applying. A replica restarted from a snapshot replays the log after it and ends
- * equal to its peers.
+ * equal to its peers. A replica behind its leader's purged log copies the leader's newest snapshot through the
+ * {@link SnapshotFetcher} ({@link #notifyInstallSnapshotFromLeader}) and Ratis then reloads it.
  *
  * <h2>The designated voter</h2>
  *
@@ -70,6 +82,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitionStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionStateMachine.class);
+    /** The file, in the state machine's folder, that a snapshot fetched from the leader is copied into. */
+    static final String FETCHING_FILE = "snapshot.fetching";
+
     private final int partition;
     private final EngineSettings settings;
     private final EngineStateCodec stateCodec;
@@ -78,6 +93,9 @@ public final class PartitionStateMachine extends BaseStateMachine {
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final Object lock = new Object();
     private final SnapshotWriter snapshots;
+    private final SnapshotFetcher fetcher;
+    /** Runs snapshot fetches, one at a time; Ratis asks for another only once one has finished. */
+    private final ExecutorService fetches;
 
     /** Guarded by {@link #lock}. */
     private PartitionEngine engine;
@@ -98,8 +116,15 @@ public final class PartitionStateMachine extends BaseStateMachine {
     /** See the class documentation; written under {@link #lock}, read by the frontier publisher without it. */
     private volatile boolean designatedVoter;
 
-    public PartitionStateMachine(int partition, EngineSettings settings, Limits limits, EffectHandler effects) {
+    public PartitionStateMachine(
+            int partition, EngineSettings settings, Limits limits, EffectHandler effects, SnapshotFetcher fetcher) {
         this.partition = partition;
+        this.fetcher = fetcher;
+        this.fetches = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "snapshot-fetch-p" + partition);
+            thread.setDaemon(true);
+            return thread;
+        });
         this.settings = settings;
         this.stateCodec = new EngineStateCodec(limits);
         this.batches = new CommandBatches(limits);
@@ -145,10 +170,10 @@ public final class PartitionStateMachine extends BaseStateMachine {
         }
     }
 
-    /** Loads the latest snapshot (one just installed from the leader) and resumes. */
+    /** Loads the latest snapshot (one just fetched from the leader) and resumes. */
     @Override
     public void reinitialize() throws IOException {
-        loadSnapshot(storage.loadLatestSnapshot(), "sent by the leader");
+        loadSnapshot(storage.loadLatestSnapshot(), "fetched from the leader");
         LifeCycle lifeCycle = getLifeCycle();
         if (lifeCycle.compareAndTransition(LifeCycle.State.PAUSED, LifeCycle.State.STARTING)) {
             lifeCycle.transition(LifeCycle.State.RUNNING);
@@ -158,8 +183,86 @@ public final class PartitionStateMachine extends BaseStateMachine {
 
     @Override
     public void close() throws IOException {
+        fetches.shutdownNow();
         snapshots.close();
         super.close();
+    }
+
+    /**
+     * The leader no longer has the log this replica needs next (it purged it behind a snapshot): copies the leader's
+     * newest snapshot into this replica's folder and answers its position. Ratis then pauses this state machine and
+     * {@linkplain #reinitialize reloads} it from that snapshot, and the leader sends the log after it. On failure
+     * (the leader moved, its snapshot was replaced, the connection broke) Ratis asks again with the leader's next
+     * message.
+     */
+    @Override
+    public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto role, TermIndex firstInLog) {
+        String leaderNode = RaftPeerId.valueOf(
+                        role.getFollowerInfo().getLeaderInfo().getId().getId())
+                .toString();
+        long indexMin = Math.max(0, firstInLog.getIndex() - 1);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return fetchSnapshot(leaderNode, indexMin);
+                    } catch (IOException e) {
+                        LOG.warn(
+                                "partition {}: fetching a snapshot at or after index {} from {} failed: {}",
+                                partition,
+                                indexMin,
+                                leaderNode,
+                                e.toString());
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                fetches);
+    }
+
+    private TermIndex fetchSnapshot(String node, long indexMin) throws IOException {
+        long startNanos = System.nanoTime();
+        Path directory = storage.getSnapshotFile(0, 0).toPath().getParent();
+        Path temporary = directory.resolve(FETCHING_FILE);
+        LOG.info(
+                "partition {}: behind {}'s log; fetching its snapshot at or after index {}", partition, node, indexMin);
+        SnapshotFile fetched = fetcher.fetch(node, partition, indexMin, temporary);
+        if (fetched.index() < indexMin) {
+            Files.deleteIfExists(temporary);
+            throw new IOException("the snapshot fetched ends at index " + fetched.index() + ", before " + indexMin);
+        }
+        // As a written snapshot: durable with its digest before its name appears (SnapshotWriter).
+        Path target = storage.getSnapshotFile(fetched.term(), fetched.index()).toPath();
+        MD5FileUtil.saveMD5File(target.toFile(), MD5Hash.newInstance(fetched.md5()));
+        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        try (FileChannel folder = FileChannel.open(directory, StandardOpenOption.READ)) {
+            folder.force(true);
+        }
+        LOG.info(
+                "partition {}: fetched {}'s snapshot at (t:{}, i:{}): {} bytes in {} ms",
+                partition,
+                node,
+                fetched.term(),
+                fetched.index(),
+                fetched.bytes(),
+                (System.nanoTime() - startNanos) / 1_000_000);
+        return TermIndex.valueOf(fetched.term(), fetched.index());
+    }
+
+    /** The newest complete snapshot of this replica, for a peer that fetches it. */
+    public Optional<SnapshotFile> latestSnapshot() {
+        SingleFileSnapshotInfo latest = storage.getLatestSnapshot();
+        if (latest == null) {
+            return Optional.empty();
+        }
+        FileInfo file = latest.getFile();
+        MD5Hash digest = file.getFileDigest();
+        if (digest == null) {
+            return Optional.empty();
+        }
+        ByteBuffer md5 = digest.getDigest();
+        byte[] md5Bytes = new byte[md5.remaining()];
+        md5.get(md5Bytes);
+        return Optional.of(
+                new SnapshotFile(file.getPath(), latest.getTerm(), latest.getIndex(), file.getFileSize(), md5Bytes));
     }
 
     @Override

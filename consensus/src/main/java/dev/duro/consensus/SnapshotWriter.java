@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -18,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
+import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
@@ -33,15 +36,17 @@ import org.slf4j.LoggerFactory;
  * <p>Ratis asks for a snapshot on its applier thread and purges the log up to the index it is told. So
  * {@link #startIfIdle} only freezes the engine's state (milliseconds, under the engine's lock) and hands it to
  * the writer; Ratis hears "none yet" and asks again after its next batch. The writer encodes the store in turns
- * of the engine's lock, syncs the file, renames it into place and registers it; only then does {@link
- * #takeFinished} report its index, so the log behind a snapshot is purged only once the snapshot is durable.
+ * of the engine's lock, digesting it as it goes, syncs it, saves its digest beside it, renames it into place and
+ * registers it; only then does {@link #takeFinished} report its index, so the log behind a snapshot is purged only
+ * once the snapshot is durable. The digest is in place before the snapshot's name is: Ratis's clean-up of old
+ * snapshots counts only those with one.
  *
  * <p>Ratis must never hear an index below one it already holds (it asserts so): an index at or below the
  * {@linkplain #raiseFloor floor}, the newest snapshot Ratis knows (reported, loaded at start, or installed from
  * the leader), is never reported.
  *
  * <p>Before a snapshot installed from the leader replaces the state machine's folder, {@link #pause} abandons
- * the write in progress and waits until the writer has left the folder.
+ * the write in progress and waits until the writer has left the folder; {@link #close} does the same.
  */
 final class SnapshotWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotWriter.class);
@@ -74,7 +79,8 @@ final class SnapshotWriter implements AutoCloseable {
     private static final class Running {
         final Job job;
         final CompletableFuture<Void> done = new CompletableFuture<>();
-        volatile boolean abandoned;
+        /** Why the write was abandoned, or null while it is wanted. */
+        volatile @Nullable String abandoned;
 
         Running(Job job) {
             this.job = job;
@@ -131,14 +137,20 @@ final class SnapshotWriter implements AutoCloseable {
         thread.execute(() -> write(started));
     }
 
-    /** Abandons the write in progress, if any, and waits until the writer has stopped; nothing starts until resumed. */
+    /**
+     * Abandons the write in progress, if any, and waits until the writer has stopped; nothing starts until resumed.
+     */
     void pause() {
+        stop("a snapshot from the leader replaces the state");
+    }
+
+    private void stop(String reason) {
         Running abandoned;
         synchronized (guard) {
             paused = true;
             abandoned = running;
             if (abandoned != null) {
-                abandoned.abandoned = true;
+                abandoned.abandoned = reason;
             }
         }
         if (abandoned != null) {
@@ -154,7 +166,7 @@ final class SnapshotWriter implements AutoCloseable {
 
     @Override
     public void close() {
-        pause();
+        stop("the replica is closing");
         thread.shutdown();
     }
 
@@ -163,8 +175,10 @@ final class SnapshotWriter implements AutoCloseable {
         TermIndex last = write.job.last();
         File target = storage.getSnapshotFile(last.getTerm(), last.getIndex());
         Path temporary = target.toPath().resolveSibling(target.getName() + ".writing");
+        Path digestFile = MD5FileUtil.getDigestFileForFile(target).toPath();
         try {
             long bytes;
+            MessageDigest digest = MD5FileUtil.newMD5();
             try (FileChannel channel = FileChannel.open(
                     temporary,
                     StandardOpenOption.CREATE,
@@ -173,9 +187,9 @@ final class SnapshotWriter implements AutoCloseable {
                 bytes = write.job
                         .state()
                         .writeTo(
-                                Channels.newOutputStream(channel),
+                                new DigestOutputStream(Channels.newOutputStream(channel), digest),
                                 turn -> exclusive.accept(() -> {
-                                    if (write.abandoned) {
+                                    if (write.abandoned != null) {
                                         throw new CancellationException();
                                     }
                                     turn.run();
@@ -185,14 +199,16 @@ final class SnapshotWriter implements AutoCloseable {
                 throw e.getCause();
             }
             long writtenNanos = System.nanoTime();
-            if (write.abandoned) {
+            if (write.abandoned != null) {
                 throw new CancellationException();
             }
-            // The file is durable before its rename, and the rename before Ratis may purge the log behind it.
+            // The file and its digest are durable before the file's rename, and the rename before Ratis may purge
+            // the log behind it.
+            MD5Hash md5 = MD5Hash.newInstance(digest.digest());
+            MD5FileUtil.saveMD5File(target, md5);
             Files.move(temporary, target.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             syncDirectory(target.toPath().getParent());
-            storage.updateLatestSnapshot(new SingleFileSnapshotInfo(
-                    new FileInfo(target.toPath(), MD5FileUtil.computeAndSaveMd5ForFile(target)), last));
+            storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
             finished.accumulateAndGet(last.getIndex(), Math::max);
             LOG.info(
                     "partition {} snapshot at {} (SC {}): {} bytes, frozen in {} ms under the engine's lock, written in {}"
@@ -205,11 +221,9 @@ final class SnapshotWriter implements AutoCloseable {
                     (writtenNanos - startNanos) / 1_000_000,
                     (System.nanoTime() - writtenNanos) / 1_000_000);
         } catch (CancellationException e) {
-            LOG.info(
-                    "partition {} snapshot at {} abandoned: a snapshot from the leader replaces the state",
-                    partition,
-                    last);
+            LOG.info("partition {} snapshot at {} abandoned: {}", partition, last, write.abandoned);
             deleteQuietly(temporary);
+            deleteQuietly(digestFile);
         } catch (IOException | RuntimeException e) {
             LOG.error(
                     "partition {} snapshot at {} failed; the log stays until the next one succeeds",
@@ -217,6 +231,7 @@ final class SnapshotWriter implements AutoCloseable {
                     last,
                     e);
             deleteQuietly(temporary);
+            deleteQuietly(digestFile);
         } finally {
             exclusive.accept(write.job.state()::release);
             synchronized (guard) {

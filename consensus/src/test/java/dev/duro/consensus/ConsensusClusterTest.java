@@ -13,7 +13,9 @@ import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.Outcome;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,8 +77,8 @@ class ConsensusClusterTest {
         int port = Integer.parseInt(topology.raftAddresses().get(id).split(":")[1]);
         ConsensusSettings settings =
                 ConsensusSettings.defaults(data.resolve(id), "127.0.0.1", port).withSnapshotEveryEntries(50);
-        ConsensusNode restarted =
-                ConsensusNode.start(id, topology, settings, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect);
+        ConsensusNode restarted = ConsensusNode.start(
+                id, topology, settings, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect, this::copyFromPeer);
         nodes.add(restarted);
         assertTrue(
                 restarted.replica(0).getLatestSnapshot().getIndex() >= 50,
@@ -114,10 +116,26 @@ class ConsensusClusterTest {
             int port = Integer.parseInt(addresses.get(id).split(":")[1]);
             ConsensusSettings settings = ConsensusSettings.defaults(data.resolve(id), "127.0.0.1", port)
                     .withSnapshotEveryEntries(50);
-            nodes.add(
-                    ConsensusNode.start(id, topology, settings, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect));
+            nodes.add(ConsensusNode.start(
+                    id, topology, settings, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect, this::copyFromPeer));
         }
         return topology;
+    }
+
+    /**
+     * A snapshot fetch between nodes of this JVM: a file copy. The server's fetch over its own connections is tested
+     * with real processes (store-server's LargeSnapshotCatchUpTest).
+     */
+    private SnapshotFile copyFromPeer(String node, int partition, long indexMin, Path into) throws IOException {
+        ConsensusNode source = List.copyOf(nodes).stream()
+                .filter(candidate -> candidate.nodeId().equals(node))
+                .findFirst()
+                .orElseThrow(() -> new IOException("no node " + node));
+        SnapshotFile newest = source.replica(partition)
+                .latestSnapshot()
+                .orElseThrow(() -> new IOException(node + " has no snapshot of partition " + partition));
+        Files.copy(newest.file(), into, StandardCopyOption.REPLACE_EXISTING);
+        return new SnapshotFile(into, newest.term(), newest.index(), newest.bytes(), newest.md5());
     }
 
     private void collect(int partition, List<Effect> effects) {

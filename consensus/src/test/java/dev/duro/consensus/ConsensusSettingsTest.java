@@ -24,13 +24,9 @@ class ConsensusSettingsTest {
     }
 
     @Test
-    void aSnapshotChunkAndAFullAppendEntriesBufferFitOneMessageWhateverTheBatchSize() {
+    void aFullAppendEntriesBufferFitsOneMessageWhateverTheBatchSize() {
         for (int bytes : new int[] {1024, 64 << 10, 4 << 20, 100 << 20, 256 << 20}) {
             ConsensusSettings settings = withBatchBytesMax(bytes);
-            assertTrue(settings.snapshotChunkBytesMax() >= bytes, "a chunk carries at least one batch's bytes");
-            assertTrue(
-                    settings.messageBytesMax() - settings.snapshotChunkBytesMax() >= 1 << 20,
-                    "a chunk leaves room for its request's envelope at batch size " + bytes);
             assertTrue(
                     settings.messageBytesMax() - settings.appenderBufferBytesMax() >= 1 << 20,
                     "an AppendEntries buffer leaves room for its envelope at batch size " + bytes);
@@ -41,7 +37,6 @@ class ConsensusSettingsTest {
     void theDefaultsKeepTheLimitTheNodesHaveAlwaysUsed() {
         ConsensusSettings defaults = ConsensusSettings.defaults(Path.of("raft"), "127.0.0.1", 0);
         assertEquals(6 << 20, defaults.messageBytesMax());
-        assertEquals(4 << 20, defaults.snapshotChunkBytesMax());
     }
 
     @Test

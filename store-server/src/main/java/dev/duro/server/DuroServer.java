@@ -76,13 +76,16 @@ public final class DuroServer implements Closeable {
         WireCodec codec = new WireCodec(config.limits());
         OutcomeWaiters waiters = new OutcomeWaiters(config.inflightCommitsMax());
         ServerEffects effects = new ServerEffects(config.nodeId(), waiters, () -> consensus, peers, localVotes);
+        SnapshotTransfer snapshots =
+                new SnapshotTransfer(config.nodeId(), codec, config.nodes(), config.frameBytesMax(), () -> consensus);
         consensus = ConsensusNode.start(
                 config.nodeId(),
                 topology(config),
                 consensusSettings(config),
                 config.engine(),
                 config.limits(),
-                effects);
+                effects,
+                snapshots);
         Routing routing = new Routing(config.partitioner(), config.partitionCount());
         FrontierPublisher frontiers = new FrontierPublisher(
                 consensus,
@@ -97,6 +100,7 @@ public final class DuroServer implements Closeable {
                         consensus, waiters, config.commitTimeout(), frontiers::newestHeard, config.coordinatorLagMax()),
                 effects,
                 frontiers,
+                snapshots,
                 requestId -> describe(requestId, routing),
                 config.readWaitMax());
         ServerConfig.HostPort self = config.self().address();

@@ -14,6 +14,7 @@ import dev.duro.core.wire.MultiReadRequest;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
+import dev.duro.core.wire.SnapshotFetchRequest;
 import dev.duro.core.wire.SnapshotVectorReply;
 import dev.duro.core.wire.SnapshotVectorRequest;
 import dev.duro.core.wire.VoteMessage;
@@ -43,6 +44,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final Coordinator coordinator;
     private final ServerEffects effects;
     private final FrontierPublisher frontiers;
+    private final SnapshotTransfer snapshots;
     private final ClusterInfoSource clusterInfo;
     private final Duration waitMax;
 
@@ -58,6 +60,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             Coordinator coordinator,
             ServerEffects effects,
             FrontierPublisher frontiers,
+            SnapshotTransfer snapshots,
             ClusterInfoSource clusterInfo,
             Duration waitMax) {
         this.codec = codec;
@@ -65,6 +68,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         this.coordinator = coordinator;
         this.effects = effects;
         this.frontiers = frontiers;
+        this.snapshots = snapshots;
         this.clusterInfo = clusterInfo;
         this.waitMax = waitMax;
     }
@@ -86,7 +90,9 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.MALFORMED_FRAME, e.getMessage()));
             return;
         }
-        if (message instanceof ClientRequest request) {
+        if (message instanceof SnapshotFetchRequest fetch) {
+            snapshots.serve(context, fetch); // answered with a file, on a connection of its own
+        } else if (message instanceof ClientRequest request) {
             serve(request).whenComplete((reply, failure) -> {
                 if (failure != null) {
                     LOG.warn("request failed", failure);

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A replica behind its leader's purged log can only come back through the leader's state-machine snapshot. Here
  * that snapshot is larger than the largest Raft (gRPC) message the nodes accept, as a partition's state soon is in
- * production; the leader must send it in pieces, and the replica's partitions must keep committing while it
- * catches up.
+ * production; the replica fetches it from the leader's node (docs/replication.md, "Catching up from a snapshot"),
+ * and the replica's partitions must keep committing while it catches up.
  *
  * <p>Three server processes, two partitions of three replicas, default message limit; values of 256 KiB make the
  * snapshots large after a few dozen commits, and a snapshot every 20 log entries makes the leaders purge soon.
@@ -45,9 +45,8 @@ class LargeSnapshotCatchUpTest {
                 .flavour(TestCluster.Flavour.PROCESSES)
                 .set("raft.snapshot-every-entries", "20")
                 .set("raft.fsync", "false")
-                // Each node holds two partitions of about 45 MB, and a leader keeps, per follower and partition, up
-                // to 8 outstanding appends of up to 5 MB and 8 snapshot chunks of 4 MiB: 512 MB ran out (docs/
-                // replication.md, "Memory").
+                // Each node holds two partitions of up to about 110 MB, and a leader keeps, per follower and
+                // partition, up to 8 outstanding appends of up to 5 MB (docs/replication.md, "Memory").
                 .jvmOptions("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError")
                 .start();
         client = cluster.newClient();

@@ -99,6 +99,11 @@ public final class EngineStateCodec {
     public static final class Frozen {
         /** Keys (or queued collections) written per exclusive turn: about a millisecond of encoding. */
         private static final int STORE_ITEMS_PER_TURN = 4096;
+        /**
+         * Bytes a turn stops at: the turn's buffer holds a copy of what the turn encoded, so with large values an
+         * item count alone would copy much of the store into memory (4,096 values of 256 KiB are a gigabyte).
+         */
+        private static final int STORE_BYTES_PER_TURN = 1 << 20;
 
         private final long snapshotCounter;
         private final ByteWriter head;
@@ -145,7 +150,7 @@ public final class EngineStateCodec {
             ByteWriter turn = new ByteWriter(1 << 16);
             boolean[] more = {true};
             while (more[0]) {
-                exclusive.accept(() -> more[0] = store.writeNext(turn, STORE_ITEMS_PER_TURN));
+                exclusive.accept(() -> more[0] = store.writeNext(turn, STORE_ITEMS_PER_TURN, STORE_BYTES_PER_TURN));
                 turn.moveTo(out);
             }
             window.writeTo(out); // immutable: no turn needed

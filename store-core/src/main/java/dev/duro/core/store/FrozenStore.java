@@ -72,11 +72,13 @@ public final class FrozenStore {
 
     /**
      * Writes the next part of the encoding: at most {@code itemsMax} keys (each with its versions up to the image's
-     * newest) or queued entries. Needs exclusive access to the live store.
+     * newest) or queued entries, and no item more once {@code bytesMax} bytes are written, so that a part of large
+     * values stays about {@code bytesMax} long (at least one item is written). Needs exclusive access to the live
+     * store.
      *
      * @return false once the whole image is written
      */
-    public boolean writeNext(ByteWriter out, int itemsMax) {
+    public boolean writeNext(ByteWriter out, int itemsMax, long bytesMax) {
         if (released) {
             throw new IllegalStateException("the frozen store was released before it was written");
         }
@@ -88,7 +90,9 @@ public final class FrozenStore {
             headerWritten = true;
         }
         int budget = Math.max(1, itemsMax);
-        while (budget > 0 && nextEntry < entries.length) {
+        long written = out.size();
+        long stopAt = written + Math.min(Math.max(1, bytesMax), Long.MAX_VALUE - written);
+        while (budget > 0 && out.size() < stopAt && nextEntry < entries.length) {
             Map.Entry<Bytes, VersionChain> entry = entries[nextEntry++];
             VersionChain live = entry.getValue();
             VersionChain copy = preserved.remove(live);
@@ -113,7 +117,7 @@ public final class FrozenStore {
             out.writeInt(queuedKeys.length);
             queueCountWritten = true;
         }
-        while (budget > 0 && nextQueued < queuedKeys.length) {
+        while (budget > 0 && out.size() < stopAt && nextQueued < queuedKeys.length) {
             out.writeBytes(queuedKeys[nextQueued]);
             out.writeLong(queuedVersions[nextQueued]);
             nextQueued++;

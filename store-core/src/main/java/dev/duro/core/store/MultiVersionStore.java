@@ -166,7 +166,7 @@ public final class MultiVersionStore {
     public void writeTo(ByteWriter out) {
         FrozenStore image = freeze();
         try {
-            while (image.writeNext(out, Integer.MAX_VALUE)) {
+            while (image.writeNext(out, Integer.MAX_VALUE, Long.MAX_VALUE)) {
                 // one call writes everything
             }
         } finally {

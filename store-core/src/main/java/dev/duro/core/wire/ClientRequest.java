@@ -10,6 +10,7 @@ public sealed interface ClientRequest extends Message
                 CommitTransaction,
                 ClusterInfoRequest,
                 SnapshotVectorRequest,
-                ReplicaStatusRequest {
+                ReplicaStatusRequest,
+                SnapshotFetchRequest {
     long requestId();
 }

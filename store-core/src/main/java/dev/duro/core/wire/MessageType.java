@@ -14,6 +14,7 @@ public enum MessageType {
     SNAPSHOT_VECTOR_REQUEST(0x04),
     REPLICA_STATUS_REQUEST(0x05),
     MULTI_READ_REQUEST(0x06),
+    SNAPSHOT_FETCH_REQUEST(0x07),
     READ_REPLY(0x11),
     OUTCOME_REPLY(0x12),
     CLUSTER_INFO_REPLY(0x13),
@@ -21,6 +22,7 @@ public enum MessageType {
     SNAPSHOT_VECTOR_REPLY(0x15),
     REPLICA_STATUS_REPLY(0x16),
     MULTI_READ_REPLY(0x17),
+    SNAPSHOT_OFFER(0x18),
     VOTE(0x21),
     /** 0x22 carried frontiers with a list of recent global commits; retired for this dependency-vector form. */
     FRONTIER(0x23);

@@ -8,6 +8,7 @@ public sealed interface ServerReply extends Message
                 ClusterInfoReply,
                 ErrorReply,
                 SnapshotVectorReply,
-                ReplicaStatusReply {
+                ReplicaStatusReply,
+                SnapshotOffer {
     long requestId();
 }

@@ -91,6 +91,17 @@ public final class WireCodec {
             out.writeVarLong(reply.snapshotCounter());
             out.writeLong(reply.contentDigest());
             out.writeVarLong(reply.pendingCount());
+        } else if (message instanceof SnapshotFetchRequest request) {
+            out.writeVarLong(request.requestId());
+            out.writeVarLong(request.partition());
+            out.writeVarLong(request.indexMin());
+        } else if (message instanceof SnapshotOffer offer) {
+            out.writeVarLong(offer.requestId());
+            out.writeVarLong(offer.partition());
+            out.writeVarLong(offer.term());
+            out.writeVarLong(offer.index());
+            out.writeVarLong(offer.bytes());
+            out.writeRaw(offer.md5().unsafeArray());
         } else if (message instanceof VoteMessage votes) {
             out.writeVarLong(votes.targetPartition());
             out.writeVarLong(votes.votes().size());
@@ -144,6 +155,17 @@ public final class WireCodec {
             case REPLICA_STATUS_REQUEST -> new ReplicaStatusRequest(
                     in.readVarLong(), in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition"));
             case REPLICA_STATUS_REPLY -> readReplicaStatus(in);
+            case SNAPSHOT_FETCH_REQUEST -> new SnapshotFetchRequest(
+                    in.readVarLong(),
+                    in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition"),
+                    CoreCodec.readNonNegative(in, "snapshot index minimum"));
+            case SNAPSHOT_OFFER -> new SnapshotOffer(
+                    in.readVarLong(),
+                    in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition"),
+                    CoreCodec.readNonNegative(in, "snapshot term"),
+                    CoreCodec.readNonNegative(in, "snapshot index"),
+                    CoreCodec.readNonNegative(in, "snapshot size"),
+                    in.readBytesExactly(SnapshotOffer.MD5_BYTES, "snapshot digest"));
             case READ_REPLY -> client.readReadReply(in);
             case OUTCOME_REPLY -> client.readOutcomeReply(in);
             case CLUSTER_INFO_REPLY -> clusterInfo.read(in);

@@ -39,7 +39,8 @@ class FrozenStoreTest {
                 for (int i = 0; i < steps; i++) {
                     step(random, keySpace, clock, live, twin);
                 }
-                more = image.writeNext(out, 1 + random.nextInt(5));
+                more = image.writeNext(
+                        out, 1 + random.nextInt(5), random.nextBoolean() ? Long.MAX_VALUE : 1 + random.nextInt(200));
             }
             image.release();
             assertTrue(!live.isFrozen());
@@ -66,7 +67,7 @@ class FrozenStoreTest {
         first.release();
         assertTrue(store.isFrozen(), "the second image is still open");
         ByteWriter out = new ByteWriter();
-        while (second.writeNext(out, 1)) {
+        while (second.writeNext(out, 1, Long.MAX_VALUE)) {
             // piece by piece
         }
         second.release();
@@ -74,7 +75,30 @@ class FrozenStoreTest {
         assertTrue(!store.isFrozen());
         assertArrayEquals(atThree, out.toByteArray());
         assertTrue(atTwo.length != atThree.length);
-        assertThrows(IllegalStateException.class, () -> first.writeNext(new ByteWriter(), 10));
+        assertThrows(IllegalStateException.class, () -> first.writeNext(new ByteWriter(), 10, Long.MAX_VALUE));
+    }
+
+    @Test
+    void aPartStopsAtTheItemThatCrossesItsByteBound() {
+        MultiVersionStore store = new MultiVersionStore();
+        byte[] value = new byte[1000];
+        for (int i = 0; i < 10; i++) {
+            store.put(Bytes.utf8("key-" + i), Bytes.wrap(value), i + 1);
+        }
+        FrozenStore image = store.freeze();
+        ByteWriter out = new ByteWriter();
+        assertTrue(image.writeNext(out, 100, 2500), "ten values of 1,000 bytes do not fit in 2,500 bytes");
+        long first = out.size();
+        assertTrue(first >= 2500 && first < 2500 + 1100, "one item past the bound at most: " + first);
+        int parts = 1;
+        boolean more = true;
+        while (more) {
+            more = image.writeNext(out, 100, 2500);
+            parts++;
+        }
+        image.release();
+        assertEquals(4, parts, "three items per part: 3 + 3 + 3 + 1");
+        assertArrayEquals(bytesOf(store), out.toByteArray());
     }
 
     /** One install or collection, the same at both stores. */

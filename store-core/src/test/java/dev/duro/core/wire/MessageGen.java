@@ -50,6 +50,14 @@ final class MessageGen {
                     gen.nonNegative(),
                     gen.anyLong(),
                     gen.chance(0.1) ? Integer.MAX_VALUE : gen.size(1000));
+            case SNAPSHOT_FETCH_REQUEST -> new SnapshotFetchRequest(gen.anyLong(), gen.partition(), gen.nonNegative());
+            case SNAPSHOT_OFFER -> new SnapshotOffer(
+                    gen.anyLong(),
+                    gen.partition(),
+                    gen.nonNegative(),
+                    gen.nonNegative(),
+                    gen.nonNegative(),
+                    gen.bytes(SnapshotOffer.MD5_BYTES));
             case READ_REPLY -> readReply();
             case OUTCOME_REPLY -> new OutcomeReply(gen.anyLong(), gen.outcome());
             case CLUSTER_INFO_REPLY -> clusterInfoReply();

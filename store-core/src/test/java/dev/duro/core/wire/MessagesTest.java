@@ -28,6 +28,7 @@ class MessagesTest {
         expected.put(MessageType.SNAPSHOT_VECTOR_REQUEST, 0x04);
         expected.put(MessageType.REPLICA_STATUS_REQUEST, 0x05);
         expected.put(MessageType.MULTI_READ_REQUEST, 0x06);
+        expected.put(MessageType.SNAPSHOT_FETCH_REQUEST, 0x07);
         expected.put(MessageType.READ_REPLY, 0x11);
         expected.put(MessageType.OUTCOME_REPLY, 0x12);
         expected.put(MessageType.CLUSTER_INFO_REPLY, 0x13);
@@ -35,6 +36,7 @@ class MessagesTest {
         expected.put(MessageType.SNAPSHOT_VECTOR_REPLY, 0x15);
         expected.put(MessageType.REPLICA_STATUS_REPLY, 0x16);
         expected.put(MessageType.MULTI_READ_REPLY, 0x17);
+        expected.put(MessageType.SNAPSHOT_OFFER, 0x18);
         expected.put(MessageType.VOTE, 0x21);
         expected.put(MessageType.FRONTIER, 0x23);
         assertEquals(expected.size(), MessageType.values().length);
