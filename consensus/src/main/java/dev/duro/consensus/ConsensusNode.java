@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.Nullable;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
@@ -58,7 +59,7 @@ public final class ConsensusNode implements Closeable {
     private final RaftServer server;
     private final Map<Integer, PartitionStateMachine> replicas = new ConcurrentHashMap<>();
     private final Map<Integer, GroupCommitter> committers = new ConcurrentHashMap<>();
-    /** Separate from the committers' clients: a write stalls after follower reads on a shared client (§10). */
+    /** Separate from the committers' clients: a write stalls after follower reads on a shared client (docs/architecture.md §10). */
     private final Map<Integer, RaftClient> readClients = new ConcurrentHashMap<>();
 
     private final CommandBatches batches;
@@ -232,7 +233,7 @@ public final class ConsensusNode implements Closeable {
         RaftServerConfigKeys.Rpc.setRequestTimeout(
                 properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
         GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
-        RaftPeerId leader = leaderOf(partition);
+        RaftPeerId leader = leaderPeer(partition);
         RaftClient.Builder builder = RaftClient.newBuilder()
                 .setProperties(properties)
                 .setRaftGroup(topology.group(partition))
@@ -273,8 +274,13 @@ public final class ConsensusNode implements Closeable {
         return new ArrayList<>(committers.values());
     }
 
-    /** The current leader of {@code partition} as this node sees it, or null. */
-    public RaftPeerId leaderOf(int partition) {
+    /** The node that leads {@code partition} as this node sees it, or null if it knows none. */
+    public @Nullable String leaderOf(int partition) {
+        RaftPeerId leader = leaderPeer(partition);
+        return leader == null ? null : leader.toString();
+    }
+
+    private @Nullable RaftPeerId leaderPeer(int partition) {
         try {
             return server.getDivision(topology.groupId(partition)).getInfo().getLeaderId();
         } catch (IOException e) {

@@ -8,7 +8,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
-/** Applications embed the client: it must never pull in the consensus library (DESIGN §1). */
+/** Applications embed the client: it must never pull in the consensus library (docs/architecture.md §1). */
 class ModuleBoundariesTest {
     @Test
     void clientNeverUsesRatis() {

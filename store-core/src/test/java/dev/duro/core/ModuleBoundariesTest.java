@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The protocol core stays deterministic: no network, no consensus library, no threads or concurrency, no
- * clock and no randomness (DESIGN §1, §3). These rules fail the build the moment one of them is broken.
+ * clock and no randomness (docs/architecture.md §1, §3). These rules fail the build the moment one of them is broken.
  */
 class ModuleBoundariesTest {
     private static JavaClasses core;

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.IntToLongFunction;
 
 /**
- * Terminates the transactions clients hand to this node (DESIGN §2 step 4): appends each participant's part
+ * Terminates the transactions clients hand to this node (docs/architecture.md §2, step 3): appends each participant's part
  * to that partition's log through group commit, in parallel, and answers with the outcome once this node's
  * replica of a participant finishes the transaction.
  *

@@ -27,7 +27,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.apache.ratis.protocol.RaftPeerId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,9 +156,8 @@ public final class DuroServer implements Closeable {
                 ServerConfig.HostPort address = config.nodes().get(node).address();
                 addresses.add(new HostPort(address.host(), address.port()));
             }
-            RaftPeerId leader = consensus.leaderOf(p);
-            int leaderIndex =
-                    leader == null ? ClusterInfoReply.PartitionInfo.NO_LEADER : replicas.indexOf(leader.toString());
+            String leader = consensus.leaderOf(p);
+            int leaderIndex = leader == null ? ClusterInfoReply.PartitionInfo.NO_LEADER : replicas.indexOf(leader);
             partitions.add(new ClusterInfoReply.PartitionInfo(addresses, leaderIndex));
         }
         return new ClusterInfoReply(requestId, config.clusterName(), routing.spec(), partitions);

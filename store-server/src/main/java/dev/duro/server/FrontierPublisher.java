@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
 import javax.annotation.Nullable;
 
 /**
- * The vector-of-snapshots service (DESIGN §6). Every few milliseconds this node hands the frontier of each of its
+ * The vector-of-snapshots service (docs/architecture.md §6). Every few milliseconds this node hands the frontier of each of its
  * replicas to its own tracker, and each partition's Raft leader on this node sends its frontier to every other
  * node; every node folds the frontiers it receives into its {@link SnapshotVectorTracker}.
  *

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
- * Serves reads from this node's replicas, followers included (DESIGN §2 step 2). A read at a snapshot above
+ * Serves reads from this node's replicas, followers included (docs/architecture.md §2, step 1). A read at a snapshot above
  * the replica's {@code SC}, or before the client's session token, waits until the replica catches up — boundedly
  * — and never answers from an older snapshot (RAM-DUR Rule 1).
  */

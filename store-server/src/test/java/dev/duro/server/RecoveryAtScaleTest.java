@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * </ol>
  *
  * Each time it measures how long the node takes to serve reads at the snapshot counters its partitions' leaders had
- * reached when it started, whether it came back through a snapshot sent by the leader (and how large), and how the
+ * reached when it started, whether it came back through a snapshot fetched from the leader (and how large), and how the
  * other two replicas kept committing meanwhile. At the end every partition's replicas must converge, and the
  * sampled keys read back at both nodes. The figures are printed and written to
  * {@code target/recovery-at-scale.md}. {@code -Dduro.recovery.outcomes-retained=N} sets
@@ -59,7 +59,7 @@ class RecoveryAtScaleTest {
     private static final Duration CATCH_UP_DEADLINE = Duration.ofMinutes(10);
     private static final Pattern INSTALLED = Pattern.compile(
             "partition (\\d+) restored from snapshot at \\(t:(\\d+), i:(\\d+)\\) \\(SC (\\d+), (\\d+) bytes, loaded in"
-                    + " (\\d+) ms\\), sent by the leader");
+                    + " (\\d+) ms\\), fetched from the leader");
 
     @TempDir
     Path data;

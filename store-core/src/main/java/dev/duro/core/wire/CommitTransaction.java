@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A whole update transaction as a client hands it to a coordinator for termination (DESIGN §2, step 4). The
+ * A whole update transaction as a client hands it to a coordinator for termination (docs/architecture.md §2, step 3). The
  * coordinator appends one {@link CommitRequest} per participant to that partition's log ({@link
  * #toCommitRequests}); a local transaction has one participant.
  *

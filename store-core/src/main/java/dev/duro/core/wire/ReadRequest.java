@@ -6,7 +6,7 @@ import dev.duro.core.Bytes;
 import java.util.Objects;
 
 /**
- * Reads one key at any replica of its partition (DESIGN §2, step 2). The server finds the partition from the key.
+ * Reads one key at any replica of its partition (docs/architecture.md §2, step 1). The server finds the partition from the key.
  *
  * @param snapshot {@code st[p]}, the snapshot to read at, or {@link #LATEST} for the replica's current snapshot
  *     counter: the first read of a transaction at a partition fixes its snapshot there. A replica never answers

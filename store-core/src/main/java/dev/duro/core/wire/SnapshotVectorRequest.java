@@ -6,7 +6,7 @@ import dev.duro.core.codec.CoreCodec;
 import java.util.List;
 
 /**
- * Asks a server for a consistent cut (DESIGN §6) to start a read-only transaction at.
+ * Asks a server for a consistent cut (docs/architecture.md §6) to start a read-only transaction at.
  *
  * @param linearizable false: the greatest cut of the chain the server knows (serializable, possibly a few
  *     milliseconds stale). true: a cut that includes everything committed before the request arrived — the server

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Votes of one partition's replica on global transactions, sent to the replicas of the other participants
- * (DESIGN §4). Several votes travel together when they are ready at once; receivers de-duplicate.
+ * (docs/architecture.md §4). Several votes travel together when they are ready at once; receivers de-duplicate.
  *
  * @param targetPartition the partition whose replicas the votes are for: a node hosting several partitions hands
  *     them to that replica only

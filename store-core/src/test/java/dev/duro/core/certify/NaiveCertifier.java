@@ -10,7 +10,7 @@ import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
- * The certification rule of DESIGN §3 written as plainly as possible, to check {@link Certifier} against: it
+ * The certification rule of docs/architecture.md §3 written as plainly as possible, to check {@link Certifier} against: it
  * keeps every certified transaction's full readset and writeset forever and scans those numbered in
  * {@code (snapshot, PSC]}.
  *

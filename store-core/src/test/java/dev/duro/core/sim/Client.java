@@ -12,7 +12,7 @@ import javax.annotation.Nullable;
 /**
  * A client running transactions one after another (S-DUR Algorithm 3). Reads go to a random live replica; the
  * first read at a partition fixes the snapshot there, and later reads there only go to replicas that have
- * reached it. The first read also respects the client's session (DESIGN §2, {@code minVersion}): it only goes
+ * reached it. The first read also respects the client's session (docs/architecture.md §2, {@code minVersion}): it only goes
  * to a replica that has applied the client's own last committed write there, so the client reads its own
  * writes. A declared read-only transaction instead fixes every snapshot from the tracker's consistent cut.
  * At commit the client broadcasts one request per participant, one partition after the other, and may crash
