@@ -288,6 +288,28 @@ public final class ConsensusNode implements Closeable {
         }
     }
 
+    /** The state of this node's replica of {@code partition}'s group, or null if this node holds none. */
+    public @Nullable GroupStatus groupStatus(int partition) {
+        PartitionStateMachine replica = replicas.get(partition);
+        if (replica == null) {
+            return null;
+        }
+        try {
+            RaftServer.Division division = server.getDivision(topology.groupId(partition));
+            RaftPeerId leader = division.getInfo().getLeaderId();
+            return new GroupStatus(
+                    partition,
+                    leader == null ? null : leader.toString(),
+                    division.getInfo().isLeader(),
+                    division.getInfo().getCurrentTerm(),
+                    division.getRaftLog().getLastCommittedIndex(),
+                    division.getInfo().getLastAppliedIndex(),
+                    replica.leaderChanges());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     public boolean isLeader(int partition) {
         try {
             return server.getDivision(topology.groupId(partition)).getInfo().isLeader();

@@ -108,6 +108,10 @@ public final class GroupCommitter implements Closeable {
     }
 
     /** Log entries proposed so far. */
+    public int partition() {
+        return partition;
+    }
+
     public synchronized long entriesSent() {
         return entriesSent;
     }

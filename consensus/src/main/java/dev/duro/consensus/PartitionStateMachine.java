@@ -30,6 +30,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.Nullable;
 import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
@@ -110,6 +112,9 @@ public final class PartitionStateMachine extends BaseStateMachine {
 
     /** Readers waiting for SC to reach a snapshot; guarded by {@link #lock}. */
     private final TreeMap<Long, List<CompletableFuture<Long>>> snapshotWaiters = new TreeMap<>();
+
+    /** How often Ratis told this replica of a new leader (metrics). */
+    private final AtomicLong leaderChanges = new AtomicLong();
 
     /** Whether this replica is the Raft leader, as last notified; written under {@link #lock}. */
     private volatile boolean leader;
@@ -327,6 +332,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
 
     @Override
     public void notifyLeaderChanged(RaftGroupMemberId memberId, RaftPeerId newLeaderId) {
+        leaderChanges.incrementAndGet();
         synchronized (lock) {
             leader = memberId.getPeerId().equals(newLeaderId);
             if (!leader) {
@@ -554,6 +560,16 @@ public final class PartitionStateMachine extends BaseStateMachine {
         synchronized (lock) {
             return engine.outcomeOf(tid);
         }
+    }
+
+    /** How often this replica has heard of a new leader since it started. */
+    public long leaderChanges() {
+        return leaderChanges.get();
+    }
+
+    /** The newest snapshot this replica wrote itself: its size and how long writing it took, or null. */
+    public @Nullable SnapshotWritten lastWritten() {
+        return snapshots.lastWritten();
     }
 
     public int pendingCount() {

@@ -73,6 +73,8 @@ final class SnapshotWriter implements AutoCloseable {
 
     /** The newest snapshot written and not yet reported to Ratis, or {@link #NONE}. */
     private final AtomicLong finished = new AtomicLong(NONE);
+    /** The newest snapshot written, for metrics; null until one is. */
+    private volatile @Nullable SnapshotWritten lastWritten;
     /** The newest snapshot index Ratis holds; see the class documentation. */
     private volatile long floor = NONE;
 
@@ -106,6 +108,11 @@ final class SnapshotWriter implements AutoCloseable {
             return done;
         }
         return NONE;
+    }
+
+    @Nullable
+    SnapshotWritten lastWritten() {
+        return lastWritten;
     }
 
     /** Ratis holds a snapshot at {@code index} (loaded at start, or installed from the leader). */
@@ -210,6 +217,8 @@ final class SnapshotWriter implements AutoCloseable {
             syncDirectory(target.toPath().getParent());
             storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
             finished.accumulateAndGet(last.getIndex(), Math::max);
+            lastWritten = new SnapshotWritten(
+                    last.getIndex(), bytes, write.job.frozenNanos(), System.nanoTime() - startNanos);
             LOG.info(
                     "partition {} snapshot at {} (SC {}): {} bytes, frozen in {} ms under the engine's lock, written in {}"
                             + " ms beside applying, synced and registered in {} ms",

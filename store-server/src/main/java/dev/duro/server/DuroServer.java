@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,9 +53,12 @@ public final class DuroServer implements Closeable {
     private final PeerLinks peers;
     private volatile ConsensusNode consensus;
     private Channel listener;
+    private final DuroMetrics metrics;
+    private @Nullable NodeHttp http;
 
     private DuroServer(ServerConfig config) {
         this.config = config;
+        this.metrics = new DuroMetrics(config.nodeId());
         WireCodec codec = new WireCodec(config.limits());
         this.peers = new PeerLinks(workerGroup, codec, config.nodes(), config.frameBytesMax());
     }
@@ -83,8 +87,12 @@ public final class DuroServer implements Closeable {
                 consensusSettings(config),
                 config.engine(),
                 config.limits(),
-                effects,
+                (partition, produced) -> {
+                    metrics.effects(partition, produced);
+                    effects.handle(partition, produced);
+                },
                 snapshots);
+        metrics.watch(consensus);
         Routing routing = new Routing(config.partitioner(), config.partitionCount());
         FrontierPublisher frontiers = new FrontierPublisher(
                 consensus,
@@ -100,6 +108,7 @@ public final class DuroServer implements Closeable {
                 effects,
                 frontiers,
                 snapshots,
+                metrics,
                 requestId -> describe(requestId, routing),
                 config.readWaitMax());
         ServerConfig.HostPort self = config.self().address();
@@ -117,6 +126,14 @@ public final class DuroServer implements Closeable {
                 .bind(new InetSocketAddress(self.host(), self.port()))
                 .syncUninterruptibly()
                 .channel();
+        if (config.httpPort() >= 0) {
+            http = new NodeHttp(self.host(), config.httpPort(), metrics, () -> consensus);
+            LOG.info(
+                    "node {} health, readiness and metrics on http://{}:{}/health, /ready, /metrics",
+                    config.nodeId(),
+                    self.host(),
+                    http.port());
+        }
         long tickMillis = config.tickInterval().toMillis();
         timers.scheduleWithFixedDelay(this::tickAll, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
         long frontierMillis = config.frontierInterval().toMillis();
@@ -198,6 +215,9 @@ public final class DuroServer implements Closeable {
     /** Stops accepting, then stops the groups; in-flight commits complete or fail with unknown outcome. */
     @Override
     public void close() throws IOException {
+        if (http != null) {
+            http.close();
+        }
         if (listener != null) {
             listener.close().syncUninterruptibly();
         }
@@ -209,9 +229,15 @@ public final class DuroServer implements Closeable {
                 consensus.close();
             }
         } finally {
+            metrics.close();
             workerGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             bossGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
+    }
+
+    /** The port of this node's HTTP endpoint, or -1 if it has none ({@code server.http-port}). */
+    public int httpPort() {
+        return http == null ? -1 : http.port();
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {

@@ -45,6 +45,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final ServerEffects effects;
     private final FrontierPublisher frontiers;
     private final SnapshotTransfer snapshots;
+    private final DuroMetrics metrics;
     private final ClusterInfoSource clusterInfo;
     private final Duration waitMax;
 
@@ -61,6 +62,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             ServerEffects effects,
             FrontierPublisher frontiers,
             SnapshotTransfer snapshots,
+            DuroMetrics metrics,
             ClusterInfoSource clusterInfo,
             Duration waitMax) {
         this.codec = codec;
@@ -69,6 +71,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         this.effects = effects;
         this.frontiers = frontiers;
         this.snapshots = snapshots;
+        this.metrics = metrics;
         this.clusterInfo = clusterInfo;
         this.waitMax = waitMax;
     }
@@ -115,14 +118,17 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     }
 
     private CompletableFuture<ServerReply> serve(ClientRequest request) {
+        long startNanos = System.nanoTime();
         if (request instanceof ReadRequest read) {
-            return reads.read(read);
+            return reads.read(read).whenComplete((reply, failure) -> metrics.readFinished("single", startNanos));
         }
         if (request instanceof MultiReadRequest read) {
-            return reads.readAll(read);
+            return reads.readAll(read).whenComplete((reply, failure) -> metrics.readFinished("multi", startNanos));
         }
         if (request instanceof CommitTransaction commit) {
-            return coordinator.commit(commit);
+            return coordinator
+                    .commit(commit)
+                    .whenComplete((reply, failure) -> metrics.commitFinished(commit, reply, startNanos));
         }
         if (request instanceof ClusterInfoRequest info) {
             return CompletableFuture.completedFuture(clusterInfo.describe(info.requestId()));
@@ -131,6 +137,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             return CompletableFuture.completedFuture(reads.status(status));
         }
         if (request instanceof SnapshotVectorRequest vector) {
+            metrics.cutServed(vector.linearizable());
             return snapshotVector(vector);
         }
         return CompletableFuture.completedFuture(new ErrorReply(

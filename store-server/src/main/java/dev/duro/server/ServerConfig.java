@@ -66,6 +66,7 @@ public final class ServerConfig {
     private final Duration readWaitMax;
     private final Duration commitTimeout;
     private final long coordinatorLagMax;
+    private final int httpPort;
     private final int inflightCommitsMax;
     private final Duration tickInterval;
     private final Duration frontierInterval;
@@ -110,6 +111,7 @@ public final class ServerConfig {
         readWaitMax = Duration.ofMillis(in.integer("server.read-wait-millis-max", 2_000, 0, 600_000));
         commitTimeout = Duration.ofMillis(in.integer("server.commit-timeout-millis", 10_000, 1, 600_000));
         coordinatorLagMax = in.integer("server.coordinator-lag-max", 1_000, 0, Integer.MAX_VALUE);
+        httpPort = in.integer("server.http-port", -1, -1, 65_535);
         inflightCommitsMax = in.integer("server.inflight-commits-max", 10_000, 1, 10_000_000);
         tickInterval = Duration.ofMillis(in.integer("server.tick-millis", 10, 1, 10_000));
         frontierInterval = Duration.ofMillis(in.integer("server.frontier-millis", 5, 1, 10_000));
@@ -248,6 +250,11 @@ public final class ServerConfig {
      */
     public long coordinatorLagMax() {
         return coordinatorLagMax;
+    }
+
+    /** The port of {@link NodeHttp} (health, readiness, metrics): -1 for none, 0 for any free one. */
+    public int httpPort() {
+        return httpPort;
     }
 
     public int inflightCommitsMax() {

@@ -62,6 +62,14 @@ class DockerComposeConfigTest {
                     dataVolumeTarget(service),
                     config.dataDirectory().toString(),
                     service.name() + " keeps its data on its volume");
+            assertTrue(config.httpPort() > 0, service.name() + " serves health and metrics: server.http-port");
+            assertTrue(
+                    publishesContainerPort(service, config.httpPort()),
+                    service.name() + " publishes its HTTP port " + config.httpPort() + ": " + service.list("ports"));
+            String readiness = "\"http://" + service.name() + ":" + config.httpPort() + "/ready\"";
+            assertTrue(
+                    Files.readString(DOCKER.resolve("docker-compose.yml")).contains(readiness),
+                    service.name() + "'s health check asks its own " + readiness);
         }
 
         ServerConfig first = configs.values().iterator().next();
