@@ -2,8 +2,8 @@ package dev.duro.consensus;
 
 import dev.duro.core.Limits;
 import dev.duro.core.codec.ByteWriter;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.engine.Command;
+import dev.duro.core.engine.CoreCodec;
 import dev.duro.core.wire.LogEntryCodec;
 import java.util.List;
 

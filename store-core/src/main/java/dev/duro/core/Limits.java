@@ -10,6 +10,9 @@ package dev.duro.core;
 public record Limits(int keyBytesMax, int valueBytesMax, int transactionKeysMax) {
     public static final Limits DEFAULT = new Limits(4 * 1024, 1024 * 1024, 10_000);
 
+    /** The most partitions a cluster may have; bounds participant lists and vectors. */
+    public static final int PARTITIONS_MAX = 4096;
+
     /** The limits, each with the setting name that configures it. */
     public enum Limit {
         KEY_BYTES("limits.key-bytes-max", "bytes"),

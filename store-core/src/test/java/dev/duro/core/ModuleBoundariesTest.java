@@ -1,6 +1,7 @@
 package dev.duro.core;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -76,5 +77,16 @@ class ModuleBoundariesTest {
                 .areAssignableTo(SecureRandom.class)
                 .because("time enters the engine only through tick(now), and decisions never use randomness");
         rule.check(core);
+    }
+
+    @Test
+    void packagesDependOnEachOtherWithoutCycles() {
+        // The engine encodes its own types (engine.CoreCodec) over codec's byte readers and writers; codec sees
+        // nothing above it, so it can be read, fuzzed and changed alone.
+        slices().matching("dev.duro.core.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .because("a package is understood from the packages below it (docs/architecture.md §1)")
+                .check(core);
     }
 }

@@ -8,7 +8,6 @@ import dev.duro.core.TxId;
 import dev.duro.core.certify.Certifier;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.store.FrozenStore;
 import dev.duro.core.store.MultiVersionStore;
@@ -259,8 +258,8 @@ public final class EngineStateCodec {
 
     private static long[] readVector(ByteReader in, String what) {
         int width = in.readCount();
-        if (width > CoreCodec.PARTITIONS_MAX) {
-            throw new MalformedInputException(what + " vector wider than " + CoreCodec.PARTITIONS_MAX);
+        if (width > Limits.PARTITIONS_MAX) {
+            throw new MalformedInputException(what + " vector wider than " + Limits.PARTITIONS_MAX);
         }
         long[] vector = new long[width];
         for (int q = 0; q < width; q++) {
@@ -284,7 +283,7 @@ public final class EngineStateCodec {
 
     private PartitionEngine.Decided readDecided(ByteReader in, PartitionEngine engine, TxId tid) {
         long number = CoreCodec.readNonNegative(in, "retained number");
-        int participantCount = in.readVarInt(CoreCodec.PARTITIONS_MAX, "retained participant count");
+        int participantCount = in.readVarInt(Limits.PARTITIONS_MAX, "retained participant count");
         List<Integer> decisionsLogged = CoreCodec.readPartitions(in, "logged decision");
         Outcome outcome = readNullableOutcome(in);
         Vote own = in.readBoolean() ? codec.readVote(in) : null;

@@ -3,7 +3,8 @@ package dev.duro.core.partition;
 import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
 import dev.duro.core.Bytes;
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
+import dev.duro.core.engine.CoreCodec;
 
 /**
  * Spreads keys evenly over {@code n} partitions by hashing them: partition = unsigned murmur3-32 of the key
@@ -23,8 +24,8 @@ public final class HashPartitioner implements Partitioner {
 
     /** @param partitionCount how many partitions, 1 to {@link CoreCodec#PARTITIONS_MAX} */
     public HashPartitioner(int partitionCount) {
-        if (partitionCount < 1 || partitionCount > CoreCodec.PARTITIONS_MAX) {
-            throw new IllegalArgumentException("hash partitioner needs between 1 and " + CoreCodec.PARTITIONS_MAX
+        if (partitionCount < 1 || partitionCount > Limits.PARTITIONS_MAX) {
+            throw new IllegalArgumentException("hash partitioner needs between 1 and " + Limits.PARTITIONS_MAX
                     + " partitions, was " + partitionCount);
         }
         this.partitionCount = partitionCount;

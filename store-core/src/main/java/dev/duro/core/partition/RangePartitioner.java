@@ -1,7 +1,8 @@
 package dev.duro.core.partition;
 
 import dev.duro.core.Bytes;
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
+import dev.duro.core.engine.CoreCodec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -23,9 +24,9 @@ public final class RangePartitioner implements Partitioner {
      * @throws IllegalArgumentException naming the offending split point when they are not
      */
     public RangePartitioner(List<Bytes> splitPoints) {
-        if (splitPoints.size() > CoreCodec.PARTITIONS_MAX - 1) {
-            throw new IllegalArgumentException("range partitioner allows at most " + (CoreCodec.PARTITIONS_MAX - 1)
-                    + " split points (" + CoreCodec.PARTITIONS_MAX + " partitions), was " + splitPoints.size());
+        if (splitPoints.size() > Limits.PARTITIONS_MAX - 1) {
+            throw new IllegalArgumentException("range partitioner allows at most " + (Limits.PARTITIONS_MAX - 1)
+                    + " split points (" + Limits.PARTITIONS_MAX + " partitions), was " + splitPoints.size());
         }
         List<Bytes> checked = new ArrayList<>(splitPoints.size());
         for (int i = 0; i < splitPoints.size(); i++) {

@@ -1,12 +1,13 @@
 package dev.duro.core.wire;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.engine.CoreCodec;
 import dev.duro.core.store.VersionedValue;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +54,7 @@ final class ClientMessageCodec {
 
     MultiReadRequest readMultiReadRequest(ByteReader in) {
         long requestId = in.readVarLong();
-        int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition");
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition");
         long snapshot = in.readBoolean() ? CoreCodec.readNonNegative(in, "snapshot") : ReadRequest.LATEST;
         long minVersion = CoreCodec.readNonNegative(in, "minimum version");
         List<Bytes> keys = core.readReadSet(in, 0); // at most limits.transaction-keys-max, like a transaction
@@ -76,7 +77,7 @@ final class ClientMessageCodec {
 
     MultiReadReply readMultiReadReply(ByteReader in) {
         long requestId = in.readVarLong();
-        int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition");
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition");
         long snapshot = CoreCodec.readNonNegative(in, "snapshot");
         int count = in.readLength("value count"); // every value takes at least its presence byte
         if (count == 0) {
@@ -105,7 +106,7 @@ final class ClientMessageCodec {
     CommitTransaction readCommitTransaction(ByteReader in) {
         long requestId = in.readVarLong();
         TxId tid = CoreCodec.readTxId(in);
-        int count = in.readVarInt(CoreCodec.PARTITIONS_MAX, "participant count");
+        int count = in.readVarInt(Limits.PARTITIONS_MAX, "participant count");
         if (count == 0) {
             throw new MalformedInputException("a transaction needs at least one participant");
         }
@@ -113,7 +114,7 @@ final class ClientMessageCodec {
         int keys = 0; // the key limit applies to the whole transaction, across its participants
         int previous = -1;
         for (int i = 0; i < count; i++) {
-            int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "participant partition");
+            int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "participant partition");
             if (partition <= previous) {
                 throw new MalformedInputException("participants must ascend without duplicates");
             }
@@ -138,7 +139,7 @@ final class ClientMessageCodec {
 
     ReadReply readReadReply(ByteReader in) {
         long requestId = in.readVarLong();
-        int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition");
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition");
         long snapshot = CoreCodec.readNonNegative(in, "snapshot");
         Bytes value = core.readNullableValue(in);
         return new ReadReply(requestId, partition, snapshot, value, CoreCodec.readNonNegative(in, "version"));

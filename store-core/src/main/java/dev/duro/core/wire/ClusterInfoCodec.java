@@ -1,10 +1,11 @@
 package dev.duro.core.wire;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.engine.CoreCodec;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,7 +44,7 @@ final class ClusterInfoCodec {
             throw new MalformedInputException(
                     "cluster name longer than " + ClusterInfoReply.CLUSTER_NAME_MAX_CHARS + " characters");
         }
-        int count = in.readVarInt(CoreCodec.PARTITIONS_MAX, "partition count");
+        int count = in.readVarInt(Limits.PARTITIONS_MAX, "partition count");
         if (count == 0) {
             throw new MalformedInputException("a cluster has at least one partition");
         }

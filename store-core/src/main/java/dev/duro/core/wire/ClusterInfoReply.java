@@ -2,7 +2,7 @@ package dev.duro.core.wire;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 import java.util.List;
 import java.util.Objects;
 
@@ -48,9 +48,9 @@ public record ClusterInfoReply(
         partitions = List.copyOf(partitions);
         checkArgument(clusterName.length() <= CLUSTER_NAME_MAX_CHARS, "cluster name too long");
         checkArgument(
-                !partitions.isEmpty() && partitions.size() <= CoreCodec.PARTITIONS_MAX,
+                !partitions.isEmpty() && partitions.size() <= Limits.PARTITIONS_MAX,
                 "a cluster has 1 to %s partitions",
-                CoreCodec.PARTITIONS_MAX);
+                Limits.PARTITIONS_MAX);
         checkArgument(
                 partitioner.kind() != PartitionerSpec.Kind.RANGE
                         || partitioner.splitPoints().size() == partitions.size() - 1,

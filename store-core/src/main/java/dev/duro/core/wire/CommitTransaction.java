@@ -3,9 +3,9 @@ package dev.duro.core.wire;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.engine.CommitRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +29,7 @@ public record CommitTransaction(long requestId, TxId tid, List<Participant> part
      */
     public record Participant(int partition, long snapshot, List<Bytes> readSet, List<Write> writeSet) {
         public Participant {
-            checkArgument(
-                    partition >= 0 && partition < CoreCodec.PARTITIONS_MAX, "partition out of range: %s", partition);
+            checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
             checkArgument(snapshot >= 0, "snapshot must be >= 0: %s", snapshot);
             readSet = List.copyOf(readSet);
             writeSet = List.copyOf(writeSet);

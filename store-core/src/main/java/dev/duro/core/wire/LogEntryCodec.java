@@ -5,10 +5,10 @@ import static com.google.common.base.Preconditions.checkArgument;
 import dev.duro.core.Limits;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.codec.UnsupportedVersionException;
 import dev.duro.core.engine.Command;
+import dev.duro.core.engine.CoreCodec;
 import java.util.ArrayList;
 import java.util.List;
 

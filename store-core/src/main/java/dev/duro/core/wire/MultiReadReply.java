@@ -2,7 +2,7 @@ package dev.duro.core.wire;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 import dev.duro.core.store.VersionedValue;
 import java.util.List;
 
@@ -14,7 +14,7 @@ import java.util.List;
 public record MultiReadReply(long requestId, int partition, long snapshot, List<VersionedValue> values)
         implements ServerReply {
     public MultiReadReply {
-        checkArgument(partition >= 0 && partition < CoreCodec.PARTITIONS_MAX, "partition out of range: %s", partition);
+        checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
         checkArgument(snapshot >= 0, "snapshot must be >= 0: %s", snapshot);
         values = List.copyOf(values);
         checkArgument(!values.isEmpty(), "a multi-key read answers at least one value");

@@ -3,7 +3,7 @@ package dev.duro.core.wire;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import dev.duro.core.Bytes;
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 import java.util.List;
 
 /**
@@ -18,7 +18,7 @@ import java.util.List;
 public record MultiReadRequest(long requestId, int partition, long snapshot, long minVersion, List<Bytes> keys)
         implements ClientRequest {
     public MultiReadRequest {
-        checkArgument(partition >= 0 && partition < CoreCodec.PARTITIONS_MAX, "partition out of range: %s", partition);
+        checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
         checkArgument(snapshot >= ReadRequest.LATEST, "snapshot must be >= 0 or LATEST: %s", snapshot);
         checkArgument(minVersion >= 0, "minVersion must be >= 0: %s", minVersion);
         keys = List.copyOf(keys);

@@ -3,7 +3,7 @@ package dev.duro.core.wire;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import dev.duro.core.Bytes;
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 import dev.duro.core.store.VersionedValue;
 import javax.annotation.Nullable;
 
@@ -18,7 +18,7 @@ import javax.annotation.Nullable;
 public record ReadReply(long requestId, int partition, long snapshot, @Nullable Bytes value, long version)
         implements ServerReply {
     public ReadReply {
-        checkArgument(partition >= 0 && partition < CoreCodec.PARTITIONS_MAX, "partition out of range: %s", partition);
+        checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
         checkArgument(snapshot >= 0, "snapshot must be >= 0: %s", snapshot);
         checkArgument(version >= 0, "version must be >= 0: %s", version);
     }

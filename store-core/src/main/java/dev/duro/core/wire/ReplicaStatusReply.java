@@ -2,7 +2,7 @@ package dev.duro.core.wire;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 
 /**
  * The state of one replica of a partition. Replicas that applied the same log report the same
@@ -16,7 +16,7 @@ public record ReplicaStatusReply(
         long requestId, int partition, long snapshotCounter, long contentDigest, int pendingCount)
         implements ServerReply {
     public ReplicaStatusReply {
-        checkArgument(partition >= 0 && partition < CoreCodec.PARTITIONS_MAX, "partition out of range: %s", partition);
+        checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
         checkArgument(snapshotCounter >= 0, "snapshot counter must be >= 0: %s", snapshotCounter);
         checkArgument(pendingCount >= 0, "pending count must be >= 0: %s", pendingCount);
     }

@@ -2,7 +2,7 @@ package dev.duro.core.wire;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 
 /**
  * Asks a node for the state of its replica of one partition (an administration request): operators and tests
@@ -10,7 +10,7 @@ import dev.duro.core.codec.CoreCodec;
  */
 public record ReplicaStatusRequest(long requestId, int partition) implements ClientRequest {
     public ReplicaStatusRequest {
-        checkArgument(partition >= 0 && partition < CoreCodec.PARTITIONS_MAX, "partition out of range: %s", partition);
+        checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
     }
 
     @Override

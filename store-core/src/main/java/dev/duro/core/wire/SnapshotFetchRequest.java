@@ -2,7 +2,7 @@ package dev.duro.core.wire;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 
 /**
  * One node asks another for its newest snapshot of a partition, to catch up a replica that fell behind the leader's
@@ -14,7 +14,7 @@ import dev.duro.core.codec.CoreCodec;
  */
 public record SnapshotFetchRequest(long requestId, int partition, long indexMin) implements ClientRequest {
     public SnapshotFetchRequest {
-        checkArgument(partition >= 0 && partition < CoreCodec.PARTITIONS_MAX, "partition out of range: %s", partition);
+        checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
         checkArgument(indexMin >= 0, "snapshot index minimum must be >= 0: %s", indexMin);
     }
 

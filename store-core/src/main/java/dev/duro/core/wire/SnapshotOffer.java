@@ -3,7 +3,7 @@ package dev.duro.core.wire;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import dev.duro.core.Bytes;
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 import java.util.Objects;
 
 /**
@@ -18,7 +18,7 @@ public record SnapshotOffer(long requestId, int partition, long term, long index
     public static final int MD5_BYTES = 16;
 
     public SnapshotOffer {
-        checkArgument(partition >= 0 && partition < CoreCodec.PARTITIONS_MAX, "partition out of range: %s", partition);
+        checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
         checkArgument(term >= 0 && index >= 0, "term and index must be >= 0: %s, %s", term, index);
         checkArgument(bytes >= 0, "snapshot size must be >= 0: %s", bytes);
         Objects.requireNonNull(md5, "md5");

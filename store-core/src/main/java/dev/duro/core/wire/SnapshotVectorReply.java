@@ -2,7 +2,7 @@ package dev.duro.core.wire;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 import java.util.List;
 
 /**
@@ -12,7 +12,7 @@ import java.util.List;
 public record SnapshotVectorReply(long requestId, List<Long> cut) implements ServerReply {
     public SnapshotVectorReply {
         cut = List.copyOf(cut);
-        checkArgument(!cut.isEmpty() && cut.size() <= CoreCodec.PARTITIONS_MAX, "one entry per partition");
+        checkArgument(!cut.isEmpty() && cut.size() <= Limits.PARTITIONS_MAX, "one entry per partition");
         for (long snapshot : cut) {
             checkArgument(snapshot >= 0, "snapshots are non-negative: %s", snapshot);
         }

@@ -2,7 +2,7 @@ package dev.duro.core.wire;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 import java.util.List;
 
 /**
@@ -20,7 +20,7 @@ import java.util.List;
 public record SnapshotVectorRequest(long requestId, boolean linearizable, List<Long> minimum) implements ClientRequest {
     public SnapshotVectorRequest {
         minimum = List.copyOf(minimum);
-        checkArgument(minimum.size() <= CoreCodec.PARTITIONS_MAX, "at most one minimum per partition");
+        checkArgument(minimum.size() <= Limits.PARTITIONS_MAX, "at most one minimum per partition");
         for (long snapshot : minimum) {
             checkArgument(snapshot >= 0, "snapshots are non-negative: %s", snapshot);
         }

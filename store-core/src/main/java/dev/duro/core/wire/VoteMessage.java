@@ -2,7 +2,7 @@ package dev.duro.core.wire;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
-import dev.duro.core.codec.CoreCodec;
+import dev.duro.core.Limits;
 import dev.duro.core.engine.Vote;
 import java.util.List;
 
@@ -18,7 +18,7 @@ public record VoteMessage(int targetPartition, List<Vote> votes) implements Peer
         votes = List.copyOf(votes);
         checkArgument(!votes.isEmpty(), "a vote message carries at least one vote");
         checkArgument(
-                targetPartition >= 0 && targetPartition < CoreCodec.PARTITIONS_MAX,
+                targetPartition >= 0 && targetPartition < Limits.PARTITIONS_MAX,
                 "target partition out of range: %s",
                 targetPartition);
     }

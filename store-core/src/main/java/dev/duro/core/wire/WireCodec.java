@@ -4,9 +4,9 @@ import dev.duro.core.LimitExceededException;
 import dev.duro.core.Limits;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.codec.UnsupportedVersionException;
+import dev.duro.core.engine.CoreCodec;
 import dev.duro.core.engine.Vote;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,18 +150,18 @@ public final class WireCodec {
             case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(
                     in.readVarLong(),
                     in.readBoolean(),
-                    CoreCodec.readNumbers(in, CoreCodec.PARTITIONS_MAX, "cut minimum"));
+                    CoreCodec.readNumbers(in, Limits.PARTITIONS_MAX, "cut minimum"));
             case SNAPSHOT_VECTOR_REPLY -> readSnapshotVector(in);
             case REPLICA_STATUS_REQUEST -> new ReplicaStatusRequest(
-                    in.readVarLong(), in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition"));
+                    in.readVarLong(), in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition"));
             case REPLICA_STATUS_REPLY -> readReplicaStatus(in);
             case SNAPSHOT_FETCH_REQUEST -> new SnapshotFetchRequest(
                     in.readVarLong(),
-                    in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition"),
+                    in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition"),
                     CoreCodec.readNonNegative(in, "snapshot index minimum"));
             case SNAPSHOT_OFFER -> new SnapshotOffer(
                     in.readVarLong(),
-                    in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition"),
+                    in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition"),
                     CoreCodec.readNonNegative(in, "snapshot term"),
                     CoreCodec.readNonNegative(in, "snapshot index"),
                     CoreCodec.readNonNegative(in, "snapshot size"),
@@ -177,7 +177,7 @@ public final class WireCodec {
 
     private static SnapshotVectorReply readSnapshotVector(ByteReader in) {
         long requestId = in.readVarLong();
-        List<Long> cut = CoreCodec.readNumbers(in, CoreCodec.PARTITIONS_MAX, "snapshot vector entry");
+        List<Long> cut = CoreCodec.readNumbers(in, Limits.PARTITIONS_MAX, "snapshot vector entry");
         if (cut.isEmpty()) {
             throw new MalformedInputException("a snapshot vector has one entry per partition");
         }
@@ -186,7 +186,7 @@ public final class WireCodec {
 
     private static ReplicaStatusReply readReplicaStatus(ByteReader in) {
         long requestId = in.readVarLong();
-        int partition = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "partition");
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition");
         long snapshotCounter = CoreCodec.readNonNegative(in, "snapshot counter");
         long contentDigest = in.readLong();
         int pendingCount = in.readVarInt(Integer.MAX_VALUE, "pending count");
@@ -194,7 +194,7 @@ public final class WireCodec {
     }
 
     private VoteMessage readVotes(ByteReader in) {
-        int target = in.readVarInt(CoreCodec.PARTITIONS_MAX - 1, "vote target partition");
+        int target = in.readVarInt(Limits.PARTITIONS_MAX - 1, "vote target partition");
         int count = in.readLength("vote count");
         if (count == 0) {
             throw new MalformedInputException("a vote message carries at least one vote");

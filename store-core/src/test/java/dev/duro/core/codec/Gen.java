@@ -74,14 +74,14 @@ public final class Gen {
     }
 
     public int partition() {
-        return chance(0.1) ? CoreCodec.PARTITIONS_MAX - 1 : random.nextInt(chance(0.8) ? 8 : CoreCodec.PARTITIONS_MAX);
+        return chance(0.1) ? Limits.PARTITIONS_MAX - 1 : random.nextInt(chance(0.8) ? 8 : Limits.PARTITIONS_MAX);
     }
 
     /** Distinct partitions in ascending order. */
     public List<Integer> partitions(int min, int max) {
         int count = min + random.nextInt(max - min + 1);
         TreeSet<Integer> partitions = new TreeSet<>();
-        int range = count > 16 || chance(0.3) ? CoreCodec.PARTITIONS_MAX : 16;
+        int range = count > 16 || chance(0.3) ? Limits.PARTITIONS_MAX : 16;
         while (partitions.size() < count) {
             partitions.add(random.nextInt(range));
         }

@@ -2,7 +2,6 @@ package dev.duro.core.wire;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.Gen;
 import dev.duro.core.engine.Vote;
 import dev.duro.core.store.VersionedValue;
@@ -113,7 +112,7 @@ final class MessageGen {
 
     ClusterInfoReply clusterInfoReply() {
         int partitions =
-                gen.chance(0.005) ? CoreCodec.PARTITIONS_MAX : 1 + gen.random().nextInt(gen.chance(0.8) ? 8 : 100);
+                gen.chance(0.005) ? Limits.PARTITIONS_MAX : 1 + gen.random().nextInt(gen.chance(0.8) ? 8 : 100);
         PartitionerSpec partitioner = gen.random().nextBoolean() ? PartitionerSpec.hash() : range(partitions);
         List<ClusterInfoReply.PartitionInfo> infos = new ArrayList<>();
         for (int i = 0; i < partitions; i++) {
@@ -166,7 +165,7 @@ final class MessageGen {
         for (int i = 1 + gen.size(50); i > 0; i--) {
             votes.add(gen.vote());
         }
-        return new VoteMessage(gen.size(CoreCodec.PARTITIONS_MAX - 1), votes);
+        return new VoteMessage(gen.size(Limits.PARTITIONS_MAX - 1), votes);
     }
 
     SnapshotVectorReply snapshotVectorReply() {

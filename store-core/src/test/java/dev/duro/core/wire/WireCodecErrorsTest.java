@@ -10,9 +10,9 @@ import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.codec.ByteWriter;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.codec.UnsupportedVersionException;
+import dev.duro.core.engine.CoreCodec;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -80,7 +80,7 @@ class WireCodecErrorsTest {
 
         ByteWriter reply = new ByteWriter().writeByte(1).writeByte(MessageType.READ_REPLY.code());
         reply.writeVarLong(1)
-                .writeVarLong(CoreCodec.PARTITIONS_MAX)
+                .writeVarLong(Limits.PARTITIONS_MAX)
                 .writeVarLong(0)
                 .writeBoolean(false)
                 .writeVarLong(0);

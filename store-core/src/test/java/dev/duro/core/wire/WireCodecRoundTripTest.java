@@ -8,7 +8,6 @@ import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
-import dev.duro.core.codec.CoreCodec;
 import dev.duro.core.engine.Outcome;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -76,7 +75,7 @@ class WireCodecRoundTripTest {
 
     @Test
     void aTransactionAtTheKeyLimitOverEveryPartitionRoundTrips() {
-        int partitions = CoreCodec.PARTITIONS_MAX;
+        int partitions = Limits.PARTITIONS_MAX;
         int keys = Limits.DEFAULT.transactionKeysMax();
         List<CommitTransaction.Participant> participants = new ArrayList<>();
         int written = 0;

@@ -1,4 +1,4 @@
-package dev.duro.core.codec;
+package dev.duro.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,10 +9,10 @@ import dev.duro.core.LimitExceededException;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
-import dev.duro.core.engine.Command;
-import dev.duro.core.engine.CommitRequest;
-import dev.duro.core.engine.Outcome;
-import dev.duro.core.engine.Vote;
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.Fuzz;
+import dev.duro.core.codec.Gen;
 import dev.duro.core.snapshot.Frontier;
 import java.util.ArrayList;
 import java.util.Arrays;

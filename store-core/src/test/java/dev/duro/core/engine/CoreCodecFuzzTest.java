@@ -1,7 +1,10 @@
-package dev.duro.core.codec;
+package dev.duro.core.engine;
 
 import dev.duro.core.Limits;
-import dev.duro.core.engine.Command;
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.Fuzz;
+import dev.duro.core.codec.Gen;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

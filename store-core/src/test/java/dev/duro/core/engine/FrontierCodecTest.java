@@ -1,7 +1,9 @@
-package dev.duro.core.codec;
+package dev.duro.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.snapshot.Frontier;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.duro.core.codec;
+package dev.duro.core.engine;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
@@ -6,13 +6,9 @@ import dev.duro.core.LimitExceededException;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
-import dev.duro.core.engine.AbortRequest;
-import dev.duro.core.engine.Command;
-import dev.duro.core.engine.CommitRequest;
-import dev.duro.core.engine.CutAdvance;
-import dev.duro.core.engine.Decision;
-import dev.duro.core.engine.Outcome;
-import dev.duro.core.engine.Vote;
+import dev.duro.core.codec.ByteReader;
+import dev.duro.core.codec.ByteWriter;
+import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.snapshot.Frontier;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,7 +23,7 @@ import javax.annotation.Nullable;
  *
  * <ul>
  *   <li>a length or count larger than the input can still hold, a truncated field, an unknown tag, or a value
- *       outside the protocol's own range (a partition at or above {@link #PARTITIONS_MAX}, participants out of
+ *       outside the protocol's own range (a partition at or above {@link Limits#PARTITIONS_MAX}, participants out of
  *       order) is a {@link MalformedInputException};
  *   <li>a key, value or key count that is fully present in the input but larger than the configured
  *       {@link Limits} is a {@link LimitExceededException} naming the limit. It is thrown before that many items
@@ -39,9 +35,6 @@ import javax.annotation.Nullable;
  * admitted entry unreadable).
  */
 public final class CoreCodec {
-    /** The most partitions a cluster may have; bounds participant lists and vectors. */
-    public static final int PARTITIONS_MAX = 4096;
-
     /** Log format 1's commit request, with this partition's snapshot only; still read. */
     private static final int COMMAND_COMMIT_V1 = 1;
     /** Log format 1's abort request, without the target's snapshot; still read. */
@@ -87,12 +80,12 @@ public final class CoreCodec {
         }
     }
 
-    /** Partitions in ascending order, each below {@link #PARTITIONS_MAX}. */
+    /** Partitions in ascending order, each below {@link Limits#PARTITIONS_MAX}. */
     public static List<Integer> readPartitions(ByteReader in, String what) {
-        int count = in.readVarInt(PARTITIONS_MAX, what + " count");
+        int count = in.readVarInt(Limits.PARTITIONS_MAX, what + " count");
         List<Integer> partitions = new ArrayList<>(Math.min(count, in.remaining()));
         for (int i = 0; i < count; i++) {
-            int partition = in.readVarInt(PARTITIONS_MAX - 1, what);
+            int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, what);
             if (i > 0 && partition <= partitions.get(i - 1)) {
                 throw new MalformedInputException(what + " must ascend without duplicates");
             }
@@ -145,7 +138,7 @@ public final class CoreCodec {
         if (kind >= REASON_KINDS.size()) {
             throw new MalformedInputException("unknown abort reason kind " + kind);
         }
-        int partition = in.readVarInt(PARTITIONS_MAX - 1, "abort reason partition");
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "abort reason partition");
         Bytes key = in.readBoolean() ? readKey(in) : null;
         long number = readNonNegative(in, "abort reason number");
         return new AbortReason(REASON_KINDS.get(kind), partition, key, number, in.readBoolean());
@@ -189,8 +182,8 @@ public final class CoreCodec {
             case COMMAND_ABORT, COMMAND_ABORT_V1 -> readAbort(in, type == COMMAND_ABORT_V1);
             case COMMAND_DECISION -> readDecision(in);
             case COMMAND_CUT_ADVANCE -> new CutAdvance(
-                    in.readVarInt(PARTITIONS_MAX - 1, "cut advance partition"),
-                    readNumbers(in, PARTITIONS_MAX, "cut advance snapshot"));
+                    in.readVarInt(Limits.PARTITIONS_MAX - 1, "cut advance partition"),
+                    readNumbers(in, Limits.PARTITIONS_MAX, "cut advance snapshot"));
             default -> throw new MalformedInputException("unknown command type " + type);
         };
     }
@@ -216,7 +209,7 @@ public final class CoreCodec {
     private static AbortRequest readAbort(ByteReader in, boolean formatOne) {
         TxId tid = readTxId(in);
         List<Integer> participants = readNonEmptyPartitions(in);
-        int requestedBy = in.readVarInt(PARTITIONS_MAX - 1, "abort request partition");
+        int requestedBy = in.readVarInt(Limits.PARTITIONS_MAX - 1, "abort request partition");
         long targetSnapshot = formatOne ? 0 : readNonNegative(in, "abort request target snapshot");
         return new AbortRequest(tid, participants, requestedBy, targetSnapshot);
     }
@@ -226,7 +219,7 @@ public final class CoreCodec {
         if (outcome.participants().size() < 2) {
             throw new MalformedInputException("a logged decision is a global transaction's: " + outcome.tid());
         }
-        int loggedBy = in.readVarInt(PARTITIONS_MAX - 1, "decision partition");
+        int loggedBy = in.readVarInt(Limits.PARTITIONS_MAX - 1, "decision partition");
         if (!outcome.participants().contains(loggedBy)) {
             throw new MalformedInputException("a decision is logged by one of its participants: " + loggedBy);
         }
@@ -324,7 +317,7 @@ public final class CoreCodec {
 
     public Vote readVote(ByteReader in) {
         TxId tid = readTxId(in);
-        int partition = in.readVarInt(PARTITIONS_MAX - 1, "vote partition");
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "vote partition");
         long number = readNonNegative(in, "vote commit number");
         AbortReason reason = readReason(in);
         int flags = in.readByte();
@@ -360,10 +353,10 @@ public final class CoreCodec {
     }
 
     public static Frontier readFrontier(ByteReader in) {
-        int partition = in.readVarInt(PARTITIONS_MAX - 1, "frontier partition");
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "frontier partition");
         long counter = readNonNegative(in, "frontier snapshot counter");
-        List<Long> dependencies = readNumbers(in, PARTITIONS_MAX, "frontier dependency");
-        List<Long> cutFloor = readNumbers(in, PARTITIONS_MAX, "frontier cut floor");
+        List<Long> dependencies = readNumbers(in, Limits.PARTITIONS_MAX, "frontier dependency");
+        List<Long> cutFloor = readNumbers(in, Limits.PARTITIONS_MAX, "frontier cut floor");
         return new Frontier(partition, counter, dependencies, cutFloor);
     }
 }
