@@ -14,7 +14,8 @@ public final class ClusterView {
     private final ClusterInfoReply info;
     private final Partitioner partitioner;
 
-    ClusterView(ClusterInfoReply info) {
+    /** The view a node's cluster layout describes. */
+    public ClusterView(ClusterInfoReply info) {
         this.info = info;
         PartitionerSpec spec = info.partitioner();
         this.partitioner = spec.kind() == PartitionerSpec.Kind.RANGE

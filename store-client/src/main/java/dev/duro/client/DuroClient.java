@@ -10,6 +10,8 @@ import dev.duro.core.wire.ClusterInfoRequest;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.HostPort;
+import dev.duro.core.wire.ReplicaStatusReply;
+import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
 import dev.duro.core.wire.SnapshotVectorReply;
 import dev.duro.core.wire.SnapshotVectorRequest;
@@ -393,6 +395,21 @@ public final class DuroClient implements AutoCloseable {
                 "cluster not ready within " + timeout.toSeconds() + " s"
                         + (last == null ? "" : ": " + last.getMessage()),
                 false);
+    }
+
+    /**
+     * What {@code node}'s replica of {@code partition} reports of itself: its SC, content digest and pending
+     * transactions, and its view of the partition's Raft group (leader, term, commit and applied index). An
+     * administration request ({@code ./duro status}); the digest costs the node a pass over the partition's keys.
+     *
+     * @throws ServerErrorException with {@code UNKNOWN_PARTITION} if the node holds no replica of the partition
+     */
+    public ReplicaStatusReply replicaStatus(HostPort node, int partition) {
+        ServerReply reply = await(call(node, id -> new ReplicaStatusRequest(id, partition)));
+        if (reply instanceof ReplicaStatusReply status) {
+            return status;
+        }
+        throw errorOf(reply);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.duro.server;
 
 import dev.duro.consensus.ConsensusNode;
+import dev.duro.consensus.GroupStatus;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.Bytes;
 import dev.duro.core.store.SnapshotTooOldException;
@@ -126,13 +127,20 @@ final class ReadService {
                     ErrorCode.UNKNOWN_PARTITION,
                     "node " + consensus.nodeId() + " holds no replica of partition " + request.partition());
         }
+        GroupStatus group = consensus.groupStatus(request.partition());
         PartitionStateMachine.Status status = replica.status();
+        String leader = group == null || group.leader() == null ? "" : group.leader();
         return new ReplicaStatusReply(
                 request.requestId(),
                 request.partition(),
                 status.snapshotCounter(),
                 status.contentDigest(),
-                status.pendingCount());
+                status.pendingCount(),
+                consensus.nodeId(),
+                leader,
+                group == null ? 0 : group.term(),
+                group == null ? -1 : group.commitIndex(),
+                group == null ? -1 : group.appliedIndex());
     }
 
     private ServerReply readNow(ReadRequest request, int partition, PartitionStateMachine replica) {

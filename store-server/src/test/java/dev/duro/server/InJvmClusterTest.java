@@ -10,6 +10,7 @@ import dev.duro.client.DuroClient;
 import dev.duro.client.ReadConsistency;
 import dev.duro.client.Transaction;
 import dev.duro.client.TransactionAbortedException;
+import dev.duro.consensus.GroupStatus;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.Bytes;
 import dev.duro.core.wire.ErrorCode;
@@ -417,6 +418,16 @@ class InJvmClusterTest {
                 ReplicaStatusReply agreed = converged.partitions().get(p);
                 assertEquals(agreed.snapshotCounter(), overTheWire.snapshotCounter());
                 assertEquals(agreed.contentDigest(), overTheWire.contentDigest());
+                // The replica's view of its Raft group: who it is, its leader, and a log applied to its commit.
+                GroupStatus group = cluster.server(node).consensus().groupStatus(p);
+                assertEquals(node, overTheWire.node());
+                assertEquals(cluster.awaitLeader(p), overTheWire.leader());
+                assertEquals(group.term(), overTheWire.term());
+                assertTrue(overTheWire.term() >= 1, "term " + overTheWire.term());
+                assertTrue(overTheWire.commitIndex() > 0, "commit index " + overTheWire.commitIndex());
+                assertTrue(
+                        overTheWire.appliedIndex() > 0 && overTheWire.appliedIndex() <= overTheWire.commitIndex(),
+                        "applied " + overTheWire.appliedIndex() + " of " + overTheWire.commitIndex());
             }
         }
         try (RawConnection connection = new RawConnection(cluster.clientAddress("n1"))) {

@@ -65,7 +65,9 @@ public final class DuroCli {
                 System.out.println(value);
             }
             case "shell" -> new Shell(client, System.in, System.out).run();
-            case "status" -> System.out.println(client.refreshCluster());
+            case "status" -> {
+                return new StatusReport(client.refreshCluster(), client::replicaStatus).print(System.out);
+            }
             case "await-ready" -> {
                 ClusterView view = client.awaitReady(Duration.ofSeconds(timeoutSeconds));
                 System.out.println("duro cluster '" + view.clusterName() + "' ready: " + view.partitionCount()

@@ -91,6 +91,11 @@ public final class WireCodec {
             out.writeVarLong(reply.snapshotCounter());
             out.writeLong(reply.contentDigest());
             out.writeVarLong(reply.pendingCount());
+            out.writeUtf8(reply.node());
+            out.writeUtf8(reply.leader());
+            out.writeVarLong(reply.term());
+            out.writeVarLong(reply.commitIndex() + 1);
+            out.writeVarLong(reply.appliedIndex() + 1);
         } else if (message instanceof SnapshotFetchRequest request) {
             out.writeVarLong(request.requestId());
             out.writeVarLong(request.partition());
@@ -190,7 +195,25 @@ public final class WireCodec {
         long snapshotCounter = CoreCodec.readNonNegative(in, "snapshot counter");
         long contentDigest = in.readLong();
         int pendingCount = in.readVarInt(Integer.MAX_VALUE, "pending count");
-        return new ReplicaStatusReply(requestId, partition, snapshotCounter, contentDigest, pendingCount);
+        String node = in.readUtf8(ReplicaStatusReply.NODE_ID_MAX_BYTES, "replica node");
+        if (node.isEmpty()) {
+            throw new MalformedInputException("a replica status names its node");
+        }
+        String leader = in.readUtf8(ReplicaStatusReply.NODE_ID_MAX_BYTES, "replica leader");
+        long term = CoreCodec.readNonNegative(in, "replica term");
+        long commitIndex = CoreCodec.readNonNegative(in, "replica commit index") - 1;
+        long appliedIndex = CoreCodec.readNonNegative(in, "replica applied index") - 1;
+        return new ReplicaStatusReply(
+                requestId,
+                partition,
+                snapshotCounter,
+                contentDigest,
+                pendingCount,
+                node,
+                leader,
+                term,
+                commitIndex,
+                appliedIndex);
     }
 
     private VoteMessage readVotes(ByteReader in) {

@@ -48,7 +48,12 @@ final class MessageGen {
                     gen.partition(),
                     gen.nonNegative(),
                     gen.anyLong(),
-                    gen.chance(0.1) ? Integer.MAX_VALUE : gen.size(1000));
+                    gen.chance(0.1) ? Integer.MAX_VALUE : gen.size(1000),
+                    "n" + gen.size(1000),
+                    gen.chance(0.2) ? "" : "n" + gen.size(1000),
+                    gen.nonNegative(),
+                    gen.nonNegative() - 1,
+                    gen.nonNegative() - 1);
             case SNAPSHOT_FETCH_REQUEST -> new SnapshotFetchRequest(gen.anyLong(), gen.partition(), gen.nonNegative());
             case SNAPSHOT_OFFER -> new SnapshotOffer(
                     gen.anyLong(),
