@@ -471,6 +471,18 @@ public final class PartitionStateMachine extends BaseStateMachine {
         effects.handle(partition, produced);
     }
 
+    /**
+     * How long the global at the head of this replica's pending queue has waited, in the clock {@link #tick} is
+     * given, as of {@code nowMillis}; 0 if none waits.
+     */
+    public long headWaitingMillis(long nowMillis) {
+        long since;
+        synchronized (lock) {
+            since = engine.headWaitingSinceMillis();
+        }
+        return since < 0 ? 0 : Math.max(0, nowMillis - since);
+    }
+
     // ---- reads ----
 
     public long snapshotCounter() {

@@ -99,6 +99,12 @@ final class DuroMetrics implements Closeable {
                     tags,
                     replica,
                     r -> written(r, w -> w.frozenNanos() / 1e9));
+            gauge(
+                    "duro_replica_head_wait_seconds",
+                    "how long the global at the head of the pending queue has waited for votes or its decision (0: none)",
+                    tags,
+                    replica,
+                    r -> r.headWaitingMillis(System.currentTimeMillis()) / 1e3);
             Supplier<GroupStatus> group = () -> consensus.groupStatus(partition);
             gauge("duro_raft_term", "the replica's current Raft term", tags, group, g -> status(g, GroupStatus::term));
             gauge(
@@ -220,6 +226,19 @@ final class DuroMetrics implements Closeable {
     public void close() {
         gc.close();
         registry.close();
+    }
+
+    /** Registers, per partition, how far the chain of cuts that read-only transactions read trails it. */
+    void watch(FrontierPublisher frontiers, int partitions) {
+        for (int partition = 0; partition < partitions; partition++) {
+            int p = partition;
+            gauge(
+                    "duro_cut_lag",
+                    "transactions of the partition this node heard of that the newest cut does not cover yet",
+                    Tags.of("partition", Integer.toString(partition)),
+                    frontiers,
+                    f -> f.cutLag(p));
+        }
     }
 
     private <T> void gauge(String name, String help, Tags tags, T source, ToDoubleFunction<T> value) {

@@ -100,6 +100,7 @@ public final class DuroServer implements Closeable {
                 config.nodeId(),
                 new ArrayList<>(config.nodes().keySet()),
                 () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
+        metrics.watch(frontiers, config.partitionCount());
         MessageHandler handler = new MessageHandler(
                 codec,
                 new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax()),

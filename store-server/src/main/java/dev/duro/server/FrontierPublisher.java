@@ -170,6 +170,18 @@ final class FrontierPublisher {
         }
     }
 
+    /**
+     * How many transactions of {@code partition} the newest cut of the chain does not cover yet: the newest
+     * counter heard from the partition minus the chain's entry for it (read-only transactions read that chain).
+     */
+    long cutLag(int partition) {
+        synchronized (tracker) {
+            long[] chain = tracker.chainCut();
+            long cut = partition < chain.length ? chain[partition] : 0;
+            return Math.max(0, tracker.frontierAt(partition) - cut);
+        }
+    }
+
     /** A frontier from any node, this one included. */
     void accept(Frontier frontier) {
         List<CutWaiter> ready = new ArrayList<>();

@@ -85,6 +85,10 @@ class NodeHttpTest {
         assertTrue(sum(text, "duro_commit_seconds_count\\{[^}]*\\}") >= 5, "commits are timed");
         assertTrue(sum(text, "duro_log_commands_total\\{[^}]*\\}") >= 5, "group commit is counted");
         assertTrue(text.contains("jvm_memory_used_bytes"), "JVM metrics are there");
+        String headWait = "duro_replica_head_wait_seconds\\{[^}]*\\}";
+        assertEquals(2, samples(text, headWait), "head wait per replica:\n" + grep(text, "head_wait"));
+        assertEquals(0.0, sum(text, headWait), "nothing waits at a queue's head:\n" + grep(text, "head_wait"));
+        assertEquals(2, samples(text, "duro_cut_lag\\{[^}]*\\}"), "cut lag per partition:\n" + grep(text, "cut_lag"));
 
         HttpResponse<String> post = http.send(
                 HttpRequest.newBuilder(URI.create(base + "/health"))
@@ -116,6 +120,13 @@ class NodeHttpTest {
     }
 
     /** The sum of the samples of every series whose name and labels match {@code series}. */
+    private static int samples(String text, String series) {
+        return (int) Pattern.compile("(?m)^" + series + " \\S+$")
+                .matcher(text)
+                .results()
+                .count();
+    }
+
     private static double sum(String text, String series) {
         Matcher samples = Pattern.compile("(?m)^" + series + " (\\S+)$").matcher(text);
         double total = 0;

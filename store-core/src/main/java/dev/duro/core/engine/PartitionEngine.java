@@ -135,6 +135,9 @@ public final class PartitionEngine {
 
     private boolean designatedVoter;
     private @Nullable TxId watchedHead;
+    /** The tick time at which {@link #watchedHead} was first seen at the head of {@code PENDING}; -1 if none. */
+    private long watchedHeadSinceMillis = -1;
+
     private long lastResendMillis;
     /** Whether the votes of the transactions behind {@link #watchedHead} were asked for already. */
     private boolean askedBehindWatchedHead;
@@ -271,6 +274,15 @@ public final class PartitionEngine {
 
     public int pendingCount() {
         return pending.size();
+    }
+
+    /**
+     * Since when (in {@link #tick} time) the global transaction now at the head of {@code PENDING} has waited
+     * there for votes or its decision, as of the last tick; -1 if none waits. Operators watch its age: everything
+     * behind the head waits with it.
+     */
+    public long headWaitingSinceMillis() {
+        return watchedHeadSinceMillis;
     }
 
     /** The oldest snapshot still readable. */
@@ -624,11 +636,13 @@ public final class PartitionEngine {
         Pending head = pending.peekFirst();
         if (head == null || head.votes == null) {
             watchedHead = null;
+            watchedHeadSinceMillis = -1;
             return takeEffects();
         }
         TxId tid = head.request.tid();
         if (!tid.equals(watchedHead)) {
             watchedHead = tid;
+            watchedHeadSinceMillis = nowMillis;
             askedBehindWatchedHead = false;
             lastResendMillis = nowMillis;
             lastAbortProposalMillis = nowMillis;

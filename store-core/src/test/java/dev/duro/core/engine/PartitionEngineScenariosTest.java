@@ -310,6 +310,26 @@ class PartitionEngineScenariosTest {
                 .anyMatch(e -> e instanceof Effect.ProposeAbort));
     }
 
+    /** Operators watch how long the head has waited (docs/architecture.md): the clock starts when a head appears. */
+    @Test
+    void theHeadsWaitIsTimedFromTheTickThatFirstSawIt() {
+        assertEquals(-1, engine.headWaitingSinceMillis(), "nothing waits");
+        engine.deliver(transaction(1).at(0).writes("a").global(HERE, PEER));
+        engine.deliver(transaction(2).at(0).writes("b").global(HERE, PEER));
+        engine.tick(500);
+        engine.tick(900);
+        assertEquals(500, engine.headWaitingSinceMillis(), "the same head keeps its start");
+
+        engine.receiveVote(commitVote(tid(1), PEER, 4));
+        assertEquals(2, engine.pendingCount() + engine.snapshotCounter(), "the first finished, the second waits");
+        engine.tick(1_200);
+        assertEquals(1_200, engine.headWaitingSinceMillis(), "a new head starts a new wait");
+
+        engine.receiveVote(commitVote(tid(2), PEER, 5));
+        engine.tick(1_300);
+        assertEquals(-1, engine.headWaitingSinceMillis(), "the queue is empty");
+    }
+
     @Test
     void tickDoesNothingWithoutAGlobalAtTheHead() {
         engine.deliver(transaction(1).at(0).writes("x").local(HERE));
