@@ -206,6 +206,11 @@ public final class ConsensusNode implements Closeable {
         return nodeId;
     }
 
+    /** Ratis's own metrics of this node (its groups and its gRPC services), read now. */
+    public List<RaftMetrics.Family> raftMetrics() {
+        return new RaftMetrics(nodeId, topology).collect();
+    }
+
     public RaftTopology topology() {
         return topology;
     }

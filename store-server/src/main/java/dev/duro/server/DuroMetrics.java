@@ -4,6 +4,7 @@ import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.GroupCommitter;
 import dev.duro.consensus.GroupStatus;
 import dev.duro.consensus.PartitionStateMachine;
+import dev.duro.consensus.RaftMetrics;
 import dev.duro.consensus.SnapshotWritten;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.Outcome;
@@ -41,11 +42,14 @@ import javax.annotation.Nullable;
  */
 final class DuroMetrics implements Closeable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final String nodeId;
+    private volatile @Nullable ConsensusNode consensus;
     private final JvmGcMetrics gc = new JvmGcMetrics();
     /** Sources made here for meters that hold theirs weakly. */
     private final List<Object> sources = new ArrayList<>();
 
     DuroMetrics(String nodeId) {
+        this.nodeId = nodeId;
         registry.config().commonTags("node", nodeId);
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
@@ -57,6 +61,7 @@ final class DuroMetrics implements Closeable {
 
     /** Registers the gauges of every replica and group this node holds; call once the consensus node started. */
     void watch(ConsensusNode consensus) {
+        this.consensus = consensus;
         for (int partition : consensus.topology().partitionsOf(consensus.nodeId())) {
             Tags tags = Tags.of("partition", Integer.toString(partition));
             PartitionStateMachine replica = consensus.replica(partition);
@@ -217,9 +222,11 @@ final class DuroMetrics implements Closeable {
         }
     }
 
-    /** The metrics in Prometheus's text format. */
+    /** The metrics in Prometheus's text format: Duro's and the JVM's, then Ratis's (bridged, {@link RaftMetrics}). */
     String scrape() {
-        return registry.scrape();
+        String own = registry.scrape();
+        ConsensusNode node = consensus;
+        return node == null ? own : own + RaftMetricsText.render(node.raftMetrics(), nodeId);
     }
 
     @Override
