@@ -124,15 +124,15 @@ public final class DuroServer implements Closeable {
                         channel.pipeline().addLast("duro", handler);
                     }
                 })
-                .bind(new InetSocketAddress(self.host(), self.port()))
+                .bind(new InetSocketAddress(config.bindHost(), self.port()))
                 .syncUninterruptibly()
                 .channel();
         if (config.httpPort() >= 0) {
-            http = new NodeHttp(self.host(), config.httpPort(), metrics, () -> consensus);
+            http = new NodeHttp(config.bindHost(), config.httpPort(), metrics, () -> consensus);
             LOG.info(
                     "node {} health, readiness and metrics on http://{}:{}/health, /ready, /metrics",
                     config.nodeId(),
-                    self.host(),
+                    config.bindHost(),
                     http.port());
         }
         long tickMillis = config.tickInterval().toMillis();
@@ -141,11 +141,24 @@ public final class DuroServer implements Closeable {
         timers.scheduleWithFixedDelay(
                 () -> guarded("frontier", frontiers::publish), frontierMillis, frontierMillis, TimeUnit.MILLISECONDS);
         LOG.info(
-                "node {} serving clients on {} (raft {}), partitions {}",
+                "node {} serving clients on {} (raft {}), partitions {}{}",
                 config.nodeId(),
                 self,
                 config.self().raft(),
-                consensus.topology().partitionsOf(config.nodeId()));
+                consensus.topology().partitionsOf(config.nodeId()),
+                describeBinding(config));
+    }
+
+    /** How the node binds and what it tells clients, where either differs from its address. */
+    private static String describeBinding(ServerConfig config) {
+        StringBuilder text = new StringBuilder();
+        if (!config.bindHost().equals(config.self().address().host())) {
+            text.append(", bound to ").append(config.bindHost());
+        }
+        if (!config.self().advertised().equals(config.self().address())) {
+            text.append(", advertised to clients as ").append(config.self().advertised());
+        }
+        return text.toString();
     }
 
     private void tickAll() {
@@ -171,7 +184,7 @@ public final class DuroServer implements Closeable {
             List<String> replicas = config.placement().get(p);
             List<HostPort> addresses = new ArrayList<>();
             for (String node : replicas) {
-                ServerConfig.HostPort address = config.nodes().get(node).address();
+                ServerConfig.HostPort address = config.nodes().get(node).advertised();
                 addresses.add(new HostPort(address.host(), address.port()));
             }
             String leader = consensus.leaderOf(p);
@@ -190,10 +203,10 @@ public final class DuroServer implements Closeable {
     private static ConsensusSettings consensusSettings(ServerConfig config) {
         ServerConfig.HostPort raft = config.self().raft();
         ConsensusSettings defaults =
-                ConsensusSettings.defaults(config.dataDirectory().resolve("raft"), raft.host(), raft.port());
+                ConsensusSettings.defaults(config.dataDirectory().resolve("raft"), config.bindHost(), raft.port());
         return new ConsensusSettings(
                 defaults.storageDirectory(),
-                raft.host(),
+                config.bindHost(),
                 raft.port(),
                 config.fsync(),
                 config.snapshotEveryEntries(),

@@ -19,6 +19,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import javax.annotation.Nullable;
 
 /**
  * A node's whole configuration, read from a properties file (and {@code --set key=value} flags), validated as
@@ -28,8 +29,16 @@ import java.util.TreeSet;
  * certification); {@code node.id} and {@code data.dir} are the node's own. The README's configuration table lists every key.
  */
 public final class ServerConfig {
-    /** One member of the cluster. */
-    public record Node(String id, HostPort address, HostPort raft) {}
+    /**
+     * One member of the cluster.
+     *
+     * @param address where the node serves clients and its peers reach it ({@code node.<id>.address})
+     * @param raft its Raft (gRPC) endpoint ({@code node.<id>.raft})
+     * @param advertised the address clients are told to use for it ({@code node.<id>.advertise}, by default
+     *     {@code address}): differs where clients reach the node through address translation, as through a
+     *     container's published port
+     */
+    public record Node(String id, HostPort address, HostPort raft, HostPort advertised) {}
 
     /** host:port. */
     public record HostPort(String host, int port) {
@@ -71,6 +80,9 @@ public final class ServerConfig {
     private final Duration tickInterval;
     private final Duration frontierInterval;
     private final int frameBytesMax;
+
+    @Nullable
+    private final String bindHost;
 
     private ServerConfig(Parser in) {
         clusterName = in.string("cluster.name", "duro");
@@ -116,6 +128,7 @@ public final class ServerConfig {
         tickInterval = Duration.ofMillis(in.integer("server.tick-millis", 10, 1, 10_000));
         frontierInterval = Duration.ofMillis(in.integer("server.frontier-millis", 5, 1, 10_000));
         frameBytesMax = in.integer("server.frame-bytes-max", 64 << 20, 1 << 16, 1 << 30);
+        bindHost = in.string("server.bind-host", null);
         if (frameBytesMax < limits.valueBytesMax() + limits.keyBytesMax() + 4096) {
             in.problem("server.frame-bytes-max", "must hold one maximal key and value (limits.*)");
         }
@@ -188,6 +201,14 @@ public final class ServerConfig {
 
     public Node self() {
         return nodes.get(nodeId);
+    }
+
+    /**
+     * The host this node's client, Raft and HTTP endpoints bind to ({@code server.bind-host}; by default the host
+     * of its own {@code node.<id>.address}); {@code 0.0.0.0} binds every interface, as a container wants.
+     */
+    public String bindHost() {
+        return bindHost != null ? bindHost : self().address().host();
     }
 
     public Path dataDirectory() {
@@ -383,11 +404,16 @@ public final class ServerConfig {
                         problem("node." + id, "reuses endpoint " + endpoint);
                     }
                 }
-                if (nodes.put(id, new Node(id, address, raft)) != null) {
+                HostPort advertised = optionalHostPort("node." + id + ".advertise", address);
+                if (nodes.put(id, new Node(id, address, raft, advertised)) != null) {
                     problem("cluster.nodes", "lists " + id + " twice");
                 }
             }
             return nodes;
+        }
+
+        private HostPort optionalHostPort(String key, HostPort fallback) {
+            return string(key, null) == null ? fallback : hostPort(key);
         }
 
         private HostPort hostPort(String key) {

@@ -41,6 +41,29 @@ class ServerConfigTest {
     }
 
     @Test
+    void aNodeIsAdvertisedAtItsAddressAndBindsToItsHostUnlessToldOtherwise() {
+        ServerConfig plain = ServerConfig.of(oneNode("data/n1"));
+        assertEquals("127.0.0.1:7101", plain.self().advertised().toString());
+        assertEquals("127.0.0.1", plain.bindHost());
+
+        Properties p = oneNode("data/n1");
+        p.setProperty("node.n1.advertise", "localhost:17101");
+        p.setProperty("server.bind-host", "0.0.0.0");
+        ServerConfig translated = ServerConfig.of(p);
+        assertEquals("localhost:17101", translated.self().advertised().toString());
+        assertEquals("127.0.0.1:7101", translated.self().address().toString(), "peers still reach it here");
+        assertEquals("0.0.0.0", translated.bindHost());
+    }
+
+    @Test
+    void aMalformedAdvertisedAddressIsReportedByName() {
+        Properties p = oneNode("data/n1");
+        p.setProperty("node.n1.advertise", "localhost");
+        var error = assertThrows(ServerConfig.InvalidConfigException.class, () -> ServerConfig.of(p));
+        assertTrue(error.getMessage().contains("node.n1.advertise"), error.getMessage());
+    }
+
+    @Test
     void theRetentionWindowsAreSetPerNode() {
         Properties p = oneNode("data/n1");
         p.setProperty("engine.outcomes-retained", "50");
