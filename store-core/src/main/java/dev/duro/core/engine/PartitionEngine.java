@@ -285,6 +285,60 @@ public final class PartitionEngine {
         return watchedHeadSinceMillis;
     }
 
+    /**
+     * Checks the engine's invariants (docs/architecture.md §3) and throws {@link IllegalStateException} naming the
+     * first one broken. O(pending): the simulation runs it after every step of every replica; the host need not,
+     * since the steps that could break the ordering invariants check them as they go.
+     *
+     * <ul>
+     *   <li>No holes: the numbered pending transactions are exactly {@code SC+1 .. PSC}, in order, so when nothing
+     *       is pending {@code SC = PSC}; nothing is installed above {@code SC}.
+     *   <li>{@code PENDING} and its index hold the same transactions; no vote waits in the buffer for a delivered
+     *       one.
+     *   <li>Bounded retention: the retained outcomes and the buffered votes within their limits (as set when the
+     *       state was built: a restart with smaller limits trims them as new entries arrive).
+     *   <li>The dependency vector's entry for this partition is a number that has finished here.
+     * </ul>
+     */
+    public void checkInvariants() {
+        long psc = certifier.pendingSnapshotCounter();
+        long expected = snapshotCounter;
+        for (Pending entry : pending) {
+            if (entry.number != 0 && entry.number != ++expected) {
+                throw broken("pending " + entry.request.tid() + " is numbered " + entry.number + ", expected "
+                        + expected + " (SC " + snapshotCounter + ")");
+            }
+            if (pendingByTid.get(entry.request.tid()) != entry) {
+                throw broken("pending " + entry.request.tid() + " is missing from the index");
+            }
+            if (bufferedVotes.containsKey(entry.request.tid())) {
+                throw broken("votes for delivered " + entry.request.tid() + " wait in the buffer");
+            }
+        }
+        if (expected != psc) {
+            throw broken("numbers up to " + expected + " are finished or pending, PSC is " + psc);
+        }
+        if (pendingByTid.size() != pending.size()) {
+            throw broken("PENDING holds " + pending.size() + ", its index " + pendingByTid.size());
+        }
+        if (store.newestVersion() > snapshotCounter) {
+            throw broken("version " + store.newestVersion() + " installed above SC " + snapshotCounter);
+        }
+        if (decided.size() > settings.outcomesRetained()) {
+            throw broken(decided.size() + " outcomes retained, at most " + settings.outcomesRetained());
+        }
+        if (bufferedVotes.size() > settings.bufferedVotesMax()) {
+            throw broken(bufferedVotes.size() + " buffered votes, at most " + settings.bufferedVotesMax());
+        }
+        if (partition < dependencies.length && dependencies[partition] > snapshotCounter) {
+            throw broken("depends on number " + dependencies[partition] + " here, above SC " + snapshotCounter);
+        }
+    }
+
+    private IllegalStateException broken(String what) {
+        return new IllegalStateException("partition " + partition + " engine invariant broken: " + what);
+    }
+
     /** The oldest snapshot still readable. */
     public long oldestReadableSnapshot() {
         return store.horizon();
@@ -858,8 +912,9 @@ public final class PartitionEngine {
         if (number == 0) {
             return;
         }
-        if (number <= snapshotCounter) {
-            // Numbered transactions finish in delivery order, which is number order: SC only moves forward.
+        if (number != snapshotCounter + 1) {
+            // Numbers are given consecutively and numbered transactions finish in delivery order, which is number
+            // order: each one moves SC by exactly one, so no version below SC is ever missing (no holes).
             throw new IllegalStateException(
                     "transaction " + request.tid() + " numbered " + number + " finishes at SC " + snapshotCounter);
         }

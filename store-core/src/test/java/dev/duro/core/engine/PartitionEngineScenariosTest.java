@@ -15,6 +15,7 @@ import dev.duro.core.certify.CertifierSettings;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.SnapshotTooOldException;
 import dev.duro.core.store.VersionedValue;
+import java.util.HashMap;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -308,6 +309,27 @@ class PartitionEngineScenariosTest {
         follower.setDesignatedVoter(true);
         assertTrue(follower.tick(11 * ABORT_REQUEST_AFTER_MILLIS).stream()
                 .anyMatch(e -> e instanceof Effect.ProposeAbort));
+    }
+
+    @Test
+    void theInvariantsHoldThroughCommitsAbortsAndWaitingGlobals() {
+        engine.deliver(transaction(1).at(0).writes("a").local(HERE));
+        engine.deliver(transaction(2).at(0).writes("g").global(HERE, PEER));
+        engine.deliver(transaction(3).at(0).reads("a").writes("b").local(HERE));
+        engine.checkInvariants();
+        engine.receiveVote(commitVote(tid(2), PEER, 4));
+        engine.checkInvariants();
+        assertEquals(2, engine.snapshotCounter(), "the local that read a at snapshot 0 aborted, the others committed");
+    }
+
+    @Test
+    void aHoleInTheNumberingBreaksTheInvariantsByName() {
+        engine.deliver(transaction(1).at(0).writes("g").global(HERE, PEER));
+        CommitRequest skipping = transaction(2).at(0).writes("h").global(HERE, PEER);
+        engine.restorePending(
+                new PartitionEngine.Pending(skipping, 3, new Vote(tid(2), HERE, 3, null, false), new HashMap<>()));
+        IllegalStateException broken = assertThrows(IllegalStateException.class, engine::checkInvariants);
+        assertTrue(broken.getMessage().contains("is numbered 3, expected 2"), broken.getMessage());
     }
 
     /** Operators watch how long the head has waited (docs/architecture.md): the clock starts when a head appears. */

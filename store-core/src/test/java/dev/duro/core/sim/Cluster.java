@@ -159,6 +159,7 @@ final class Cluster {
     // ---- effects ----
 
     void carryOut(Replica from, List<Effect> effects) {
+        from.engine().checkInvariants(); // after every step of every replica
         for (Effect effect : effects) {
             if (effect instanceof Effect.Reply reply) {
                 recordReply(from, reply.outcome());
