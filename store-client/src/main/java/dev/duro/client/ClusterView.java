@@ -1,6 +1,7 @@
 package dev.duro.client;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
 import dev.duro.core.partition.HashPartitioner;
 import dev.duro.core.partition.Partitioner;
 import dev.duro.core.partition.RangePartitioner;
@@ -33,6 +34,11 @@ public final class ClusterView {
 
     public int partitionOf(Bytes key) {
         return partitioner.partitionOf(key);
+    }
+
+    /** The cluster's size limits, which the client checks before sending. */
+    public Limits limits() {
+        return info.limits();
     }
 
     /** The client addresses of {@code partition}'s replicas. */

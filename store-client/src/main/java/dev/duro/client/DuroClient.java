@@ -60,7 +60,6 @@ public final class DuroClient implements AutoCloseable {
     private final List<HostPort> seeds;
     private final Duration requestTimeout;
     private final RetryPolicy retryPolicy;
-    private final Limits limits;
     private final WireCodec codec;
     private final EventLoopGroup group;
     private final int frameBytesMax;
@@ -83,8 +82,9 @@ public final class DuroClient implements AutoCloseable {
         this.seeds = List.copyOf(builder.seeds);
         this.requestTimeout = builder.requestTimeout;
         this.retryPolicy = builder.retryPolicy;
-        this.limits = builder.limits;
-        this.codec = new WireCodec(limits);
+        // Replies are decoded within the largest limits any cluster may have; the cluster's own are checked
+        // before sending (limits()).
+        this.codec = new WireCodec(Limits.CEILING);
         this.frameBytesMax = builder.frameBytesMax;
         this.group = new NioEventLoopGroup(builder.ioThreads, daemonThreads());
         this.clientId = new SecureRandom().nextLong();
@@ -99,7 +99,6 @@ public final class DuroClient implements AutoCloseable {
         private final List<HostPort> seeds = new ArrayList<>();
         private Duration requestTimeout = Duration.ofSeconds(10);
         private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-        private Limits limits = Limits.DEFAULT;
         private int ioThreads = 2;
         private int frameBytesMax = 64 << 20;
 
@@ -122,12 +121,6 @@ public final class DuroClient implements AutoCloseable {
 
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = policy;
-            return this;
-        }
-
-        /** Must match the cluster's limits; the client checks them before sending. */
-        public Builder limits(Limits clusterLimits) {
-            this.limits = clusterLimits;
             return this;
         }
 
@@ -291,8 +284,12 @@ public final class DuroClient implements AutoCloseable {
 
     // ---- plumbing shared by the transactions ----
 
+    /**
+     * The cluster's size limits, as it reported them with its layout ({@code limits.*} on the nodes): keys, values
+     * and transactions outside them are refused here, before anything is sent. The first call may fetch the layout.
+     */
     Limits limits() {
-        return limits;
+        return cluster().limits();
     }
 
     long sessionToken(int partition) {

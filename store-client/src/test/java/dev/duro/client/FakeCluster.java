@@ -78,6 +78,9 @@ final class FakeCluster implements AutoCloseable {
     private static final int FRAME_BYTES_MAX = 1 << 20;
 
     private final WireCodec codec = new WireCodec(Limits.DEFAULT);
+    /** What the cluster reports as its limits with its layout. */
+    private volatile Limits limits = Limits.DEFAULT;
+
     private final EventLoopGroup group = new NioEventLoopGroup(1);
     private final List<Channel> listeners = new ArrayList<>();
     private final List<HostPort> addresses = new ArrayList<>();
@@ -119,6 +122,12 @@ final class FakeCluster implements AutoCloseable {
                 .retryPolicy(new RetryPolicy(5, Duration.ZERO, Duration.ZERO, commitResendsMax))
                 .ioThreads(1)
                 .build();
+    }
+
+    /** Makes the cluster report {@code reported} as its limits with its layout. */
+    FakeCluster limits(Limits reported) {
+        this.limits = reported;
+        return this;
     }
 
     /** The next commits to arrive, at whichever node, get these answers in turn. */
@@ -233,7 +242,8 @@ final class FakeCluster implements AutoCloseable {
                                 request.requestId(),
                                 "fake",
                                 PartitionerSpec.hash(),
-                                List.of(new ClusterInfoReply.PartitionInfo(addresses, 0))));
+                                List.of(new ClusterInfoReply.PartitionInfo(addresses, 0)),
+                                limits));
             } else if (message instanceof MultiReadRequest request) {
                 readRequests.add(request);
                 long snapshot =

@@ -9,6 +9,12 @@ package dev.duro.core;
  */
 public record Limits(int keyBytesMax, int valueBytesMax, int transactionKeysMax) {
     public static final Limits DEFAULT = new Limits(4 * 1024, 1024 * 1024, 10_000);
+    /**
+     * The largest limits a cluster may be configured with. A client decodes replies within these, whatever the
+     * cluster's own (which it learns from the cluster, {@code ClusterInfoReply}), so it never refuses a value the
+     * cluster accepted.
+     */
+    public static final Limits CEILING = new Limits(1 << 20, 64 << 20, 1_000_000);
 
     /** The most partitions a cluster may have; bounds participant lists and vectors. */
     public static final int PARTITIONS_MAX = 4096;

@@ -191,7 +191,7 @@ public final class DuroServer implements Closeable {
             int leaderIndex = leader == null ? ClusterInfoReply.PartitionInfo.NO_LEADER : replicas.indexOf(leader);
             partitions.add(new ClusterInfoReply.PartitionInfo(addresses, leaderIndex));
         }
-        return new ClusterInfoReply(requestId, config.clusterName(), routing.spec(), partitions);
+        return new ClusterInfoReply(requestId, config.clusterName(), routing.spec(), partitions, config.limits());
     }
 
     static RaftTopology topology(ServerConfig config) {

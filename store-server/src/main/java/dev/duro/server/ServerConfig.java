@@ -97,9 +97,13 @@ public final class ServerConfig {
         placement = in.placement(nodes);
         partitioner = in.string("cluster.partitioner", "hash");
         limits = new Limits(
-                in.integer("limits.key-bytes-max", Limits.DEFAULT.keyBytesMax(), 1, 1 << 20),
-                in.integer("limits.value-bytes-max", Limits.DEFAULT.valueBytesMax(), 1, 64 << 20),
-                in.integer("limits.transaction-keys-max", Limits.DEFAULT.transactionKeysMax(), 1, 1_000_000));
+                in.integer("limits.key-bytes-max", Limits.DEFAULT.keyBytesMax(), 1, Limits.CEILING.keyBytesMax()),
+                in.integer("limits.value-bytes-max", Limits.DEFAULT.valueBytesMax(), 1, Limits.CEILING.valueBytesMax()),
+                in.integer(
+                        "limits.transaction-keys-max",
+                        Limits.DEFAULT.transactionKeysMax(),
+                        1,
+                        Limits.CEILING.transactionKeysMax()));
         CertifierSettings certification = CertifierSettings.DEFAULT
                 .withWindowTransactions(in.integer("certification.window-transactions", 100_000, 1, 10_000_000))
                 .withBloomReadSetKeysMin(

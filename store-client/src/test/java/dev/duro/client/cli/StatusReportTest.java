@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.ClusterView;
 import dev.duro.client.UnavailableException;
+import dev.duro.core.Limits;
 import dev.duro.core.wire.ClusterInfoReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.PartitionerSpec;
@@ -76,7 +77,11 @@ class StatusReportTest {
 
     private Printed print() {
         ClusterInfoReply info = new ClusterInfoReply(
-                1, "test", PartitionerSpec.hash(), List.of(new ClusterInfoReply.PartitionInfo(List.of(N1, N2, N3), 0)));
+                1,
+                "test",
+                PartitionerSpec.hash(),
+                List.of(new ClusterInfoReply.PartitionInfo(List.of(N1, N2, N3), 0)),
+                Limits.DEFAULT);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int status = new StatusReport(new ClusterView(info), (node, partition) -> {
                     ReplicaStatusReply reply = replies.get(node + "/" + partition);

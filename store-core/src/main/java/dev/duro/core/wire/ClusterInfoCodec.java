@@ -34,6 +34,9 @@ final class ClusterInfoCodec {
             }
             out.writeVarLong(partition.leader() + 1L); // 0 when no leader is known
         }
+        out.writeVarLong(reply.limits().keyBytesMax());
+        out.writeVarLong(reply.limits().valueBytesMax());
+        out.writeVarLong(reply.limits().transactionKeysMax());
     }
 
     ClusterInfoReply read(ByteReader in) {
@@ -53,7 +56,19 @@ final class ClusterInfoCodec {
         for (int i = 0; i < count; i++) {
             partitions.add(readPartition(in));
         }
-        return new ClusterInfoReply(requestId, name, partitioner, partitions);
+        Limits limits = new Limits(
+                readLimit(in, Limits.CEILING.keyBytesMax(), "key bytes limit"),
+                readLimit(in, Limits.CEILING.valueBytesMax(), "value bytes limit"),
+                readLimit(in, Limits.CEILING.transactionKeysMax(), "transaction keys limit"));
+        return new ClusterInfoReply(requestId, name, partitioner, partitions, limits);
+    }
+
+    private static int readLimit(ByteReader in, int ceiling, String what) {
+        int limit = in.readVarInt(ceiling, what);
+        if (limit == 0) {
+            throw new MalformedInputException(what + " must be positive");
+        }
+        return limit;
     }
 
     private PartitionerSpec readPartitioner(ByteReader in, int partitionCount) {

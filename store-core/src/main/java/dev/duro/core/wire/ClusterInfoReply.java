@@ -11,9 +11,10 @@ import java.util.Objects;
  *
  * @param clusterName guards against a client configured for one cluster talking to another
  * @param partitions partition {@code i} is element {@code i}; a range partitioner has one split point fewer
+ * @param limits the cluster's size limits ({@code limits.*}), which clients check before sending
  */
 public record ClusterInfoReply(
-        long requestId, String clusterName, PartitionerSpec partitioner, List<PartitionInfo> partitions)
+        long requestId, String clusterName, PartitionerSpec partitioner, List<PartitionInfo> partitions, Limits limits)
         implements ServerReply {
     public static final int CLUSTER_NAME_MAX_CHARS = 255;
 
@@ -45,6 +46,7 @@ public record ClusterInfoReply(
     public ClusterInfoReply {
         Objects.requireNonNull(clusterName, "clusterName");
         Objects.requireNonNull(partitioner, "partitioner");
+        Objects.requireNonNull(limits, "limits");
         partitions = List.copyOf(partitions);
         checkArgument(clusterName.length() <= CLUSTER_NAME_MAX_CHARS, "cluster name too long");
         checkArgument(

@@ -124,7 +124,14 @@ final class MessageGen {
             infos.add(partitionInfo());
         }
         return new ClusterInfoReply(
-                gen.anyLong(), gen.text(ClusterInfoReply.CLUSTER_NAME_MAX_CHARS), partitioner, infos);
+                gen.anyLong(),
+                gen.text(ClusterInfoReply.CLUSTER_NAME_MAX_CHARS),
+                partitioner,
+                infos,
+                new Limits(
+                        1 + gen.random().nextInt(Limits.CEILING.keyBytesMax()),
+                        1 + gen.random().nextInt(Limits.CEILING.valueBytesMax()),
+                        1 + gen.random().nextInt(Limits.CEILING.transactionKeysMax())));
     }
 
     private PartitionerSpec range(int partitions) {

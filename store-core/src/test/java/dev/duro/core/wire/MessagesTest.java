@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.CommitRequest;
@@ -173,15 +174,16 @@ class MessagesTest {
         ClusterInfoReply.PartitionInfo one =
                 new ClusterInfoReply.PartitionInfo(List.of(new HostPort("h", 1), new HostPort("i", 2)), 1);
         assertTrue(one.leaderKnown());
-        ClusterInfoReply reply =
-                new ClusterInfoReply(1, "prod", PartitionerSpec.range(List.of(a, b)), List.of(one, one, one));
+        ClusterInfoReply reply = new ClusterInfoReply(
+                1, "prod", PartitionerSpec.range(List.of(a, b)), List.of(one, one, one), Limits.DEFAULT);
         assertEquals(3, reply.partitionCount());
         assertThrows(
                 IllegalArgumentException.class,
-                () -> new ClusterInfoReply(1, "prod", PartitionerSpec.range(List.of(a)), List.of(one, one, one)));
+                () -> new ClusterInfoReply(
+                        1, "prod", PartitionerSpec.range(List.of(a)), List.of(one, one, one), Limits.DEFAULT));
         assertThrows(
                 IllegalArgumentException.class,
-                () -> new ClusterInfoReply(1, "prod", PartitionerSpec.hash(), List.of()));
+                () -> new ClusterInfoReply(1, "prod", PartitionerSpec.hash(), List.of(), Limits.DEFAULT));
         assertThrows(
                 IllegalArgumentException.class,
                 () -> new ClusterInfoReply.PartitionInfo(List.of(new HostPort("h", 1)), 1));

@@ -111,7 +111,11 @@ class WireCodecErrorsTest {
         assertEquals(6, keys.actual());
 
         LimitExceededException splitPoint = limitExceeded(new ClusterInfoReply(
-                1, "c", PartitionerSpec.range(List.of(Bytes.wrap(new byte[9]))), List.of(leaderless(), leaderless())));
+                1,
+                "c",
+                PartitionerSpec.range(List.of(Bytes.wrap(new byte[9]))),
+                List.of(leaderless(), leaderless()),
+                Limits.DEFAULT));
         assertEquals(Limits.Limit.KEY_BYTES, splitPoint.limit());
     }
 
