@@ -2,6 +2,7 @@ package dev.duro.client;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
+import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.Outcome;
@@ -12,13 +13,10 @@ import dev.duro.core.wire.ReadReply;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
@@ -45,6 +43,10 @@ import javax.annotation.Nullable;
  * another coordinator or from another {@link #commit()}, carries exactly that content under the same id (see
  * {@link FrozenCommit} for why). Reads are frozen too: a read answered now would not be certified with the
  * transaction, so its value could contradict what the transaction committed.
+ *
+ * <p>What the transaction touched is kept by {@link Footprint}, and sending the frozen request to coordinators
+ * by {@link FrozenCommit}. What stays here (over 350 lines, most of them documentation) is one state machine whose
+ * reads, writes and commit must share the lock that freezes it.
  */
 public final class Transaction implements AutoCloseable, KeyReader {
     private enum State {
@@ -64,12 +66,8 @@ public final class Transaction implements AutoCloseable, KeyReader {
 
     private final DuroClient client;
     private final TxId tid;
-    private final TreeMap<Integer, Long> snapshots = new TreeMap<>();
-    /** Keys read from the cluster, with their partition. */
-    private final Map<Bytes, Integer> reads = new LinkedHashMap<>();
-
-    private final Map<Bytes, Write> writes = new LinkedHashMap<>();
-    private final Map<Bytes, Integer> writePartitions = new HashMap<>();
+    /** Guarded by this transaction's lock, which the commit takes to freeze it. */
+    private final Footprint footprint = new Footprint();
     /** Volatile: the I/O threads that complete a commit move it on, and a read completing there checks it. */
     private volatile State state = State.OPEN;
 
@@ -97,7 +95,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
     public CompletableFuture<Bytes> getAsync(Bytes key) {
         requireOpen(READS_FROZEN);
         client.limits().checkKey(key);
-        Write written = writes.get(key);
+        Write written = written(key);
         if (written != null) {
             return CompletableFuture.completedFuture(written.value());
         }
@@ -121,7 +119,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
         Map<Bytes, Bytes> own = new HashMap<>();
         List<Bytes> fromCluster = new ArrayList<>();
         for (Bytes key : order) {
-            Write written = writes.get(key);
+            Write written = written(key);
             if (written != null) {
                 own.put(key, written.value());
             } else {
@@ -157,9 +155,11 @@ public final class Transaction implements AutoCloseable, KeyReader {
      */
     private synchronized void recordReads(List<Bytes> keys, int partition) {
         requireOpen(READS_FROZEN);
-        for (Bytes key : keys) {
-            reads.putIfAbsent(key, partition);
-        }
+        footprint.addReads(keys, partition);
+    }
+
+    private synchronized @Nullable Write written(Bytes key) {
+        return footprint.written(key);
     }
 
     private CompletableFuture<Bytes> readAt(int partition, Bytes key) {
@@ -192,7 +192,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
 
     /** The snapshot fixed at {@code partition}, or null if no read has fixed it yet. */
     private synchronized @Nullable Long snapshotAt(int partition) {
-        return snapshots.get(partition);
+        return footprint.snapshotAt(partition);
     }
 
     /**
@@ -202,8 +202,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
      * a snapshot newer than a value it read.
      */
     private synchronized long fixSnapshot(int partition, long served) {
-        Long fixed = snapshots.putIfAbsent(partition, served);
-        return fixed == null ? served : fixed;
+        return footprint.fixSnapshot(partition, served);
     }
 
     /** Spreads transactions of one client over the replicas of a partition. */
@@ -239,23 +238,19 @@ public final class Transaction implements AutoCloseable, KeyReader {
     }
 
     private void buffer(Write write) {
-        if (!writes.containsKey(write.key())) {
-            countKeys(List.of(write.key()));
+        int partition = client.cluster().partitionOf(write.key());
+        Limits limits = client.limits();
+        synchronized (this) {
+            footprint.checkMoreKeys(List.of(write.key()), limits);
+            footprint.buffer(write, partition);
         }
-        writes.put(write.key(), write);
-        writePartitions.put(write.key(), client.cluster().partitionOf(write.key()));
     }
 
-    /** Checks the transaction's key limit before it reads or writes {@code keys}; keys it has already count once. */
-    private synchronized void countKeys(List<Bytes> keys) {
-        int more = 0;
-        for (Bytes key : keys) {
-            if (!reads.containsKey(key) && !writes.containsKey(key)) {
-                more++;
-            }
-        }
-        if (more > 0) {
-            client.limits().checkTransactionKeys(reads.size() + writes.size() + more);
+    /** Checks the transaction's key limit before it reads {@code keys}; keys it has already count once. */
+    private void countKeys(List<Bytes> keys) {
+        Limits limits = client.limits();
+        synchronized (this) {
+            footprint.checkMoreKeys(keys, limits);
         }
     }
 
@@ -281,8 +276,8 @@ public final class Transaction implements AutoCloseable, KeyReader {
         switch (state) {
             case OPEN -> {
                 synchronized (this) { // reads that complete from now on are not recorded (recordReads)
-                    if (writes.isEmpty() && snapshots.size() <= 1) {
-                        // Read-only at one partition: its snapshot is consistent, nothing to certify (S-DUR §III-B).
+                    if (footprint.readOnlyAtOnePartition()) {
+                        // Its snapshot is consistent, nothing to certify (S-DUR §III-B).
                         return CompletableFuture.completedFuture(finish(new CommitResult(tid, Map.of())));
                     }
                     state = State.COMMITTING;
@@ -328,13 +323,9 @@ public final class Transaction implements AutoCloseable, KeyReader {
 
     private CompletableFuture<Void> fixMissingSnapshots() {
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        Map<Integer, Bytes> unread = new TreeMap<>();
+        Map<Integer, Bytes> unread;
         synchronized (this) {
-            writePartitions.forEach((key, partition) -> {
-                if (!snapshots.containsKey(partition)) {
-                    unread.putIfAbsent(partition, key);
-                }
-            });
+            unread = footprint.writtenUnread();
         }
         for (Map.Entry<Integer, Bytes> entry : unread.entrySet()) {
             chain = chain.thenCompose(
@@ -344,25 +335,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
     }
 
     private synchronized List<CommitTransaction.Participant> participants() {
-        Set<Integer> partitions = new TreeSet<>(snapshots.keySet());
-        partitions.addAll(writePartitions.values());
-        List<CommitTransaction.Participant> participants = new ArrayList<>();
-        for (int partition : partitions) {
-            List<Bytes> readSet = new ArrayList<>();
-            reads.forEach((key, p) -> {
-                if (p == partition && !writes.containsKey(key)) {
-                    readSet.add(key);
-                }
-            });
-            List<Write> writeSet = new ArrayList<>();
-            writes.forEach((key, write) -> {
-                if (writePartitions.get(key) == partition) {
-                    writeSet.add(write);
-                }
-            });
-            participants.add(new CommitTransaction.Participant(partition, snapshots.get(partition), readSet, writeSet));
-        }
-        return participants;
+        return footprint.participants();
     }
 
     /** Moves the transaction on by one send's answer; throws what the caller must see. */
