@@ -97,17 +97,8 @@ class DockerComposeConfigTest {
                     name + "'s health check asks its own " + readiness + ": " + service.get("healthcheck"));
         }
 
+        ServerConfigTest.assertOneCluster(configs);
         ServerConfig first = configs.values().iterator().next();
-        for (Map.Entry<String, ServerConfig> entry : configs.entrySet()) {
-            ServerConfig config = entry.getValue();
-            String which = entry.getKey() + " and " + first.nodeId();
-            assertEquals(first.clusterName(), config.clusterName(), which + " name the same cluster");
-            assertEquals(first.nodes(), config.nodes(), which + " list the same nodes at the same addresses");
-            assertEquals(first.placement(), config.placement(), which + " place the partitions alike");
-            assertEquals(first.partitioner(), config.partitioner(), which + " partition keys alike");
-            assertEquals(first.limits(), config.limits(), which + " have the same limits");
-            assertEquals(first.engine(), config.engine(), which + " certify alike");
-        }
         assertEquals(
                 configs.size(),
                 configs.values().stream().map(ServerConfig::nodeId).distinct().count(),

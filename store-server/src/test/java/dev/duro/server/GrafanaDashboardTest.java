@@ -8,10 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.duro.client.DuroClient;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,9 +49,6 @@ class GrafanaDashboardTest {
             "nan");
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z_:][A-Za-z0-9_:]*");
-
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     Path data;
@@ -125,7 +118,7 @@ class GrafanaDashboardTest {
             }
             System.gc();
             Await.until("the node serves every series the dashboard queries", Duration.ofSeconds(20), () -> {
-                Set<String> served = seriesServed(get(metrics));
+                Set<String> served = seriesServed(Http.body(metrics));
                 Map<String, Set<String>> missing = new TreeMap<>(used);
                 missing.keySet().removeAll(served);
                 return missing.isEmpty()
@@ -239,22 +232,5 @@ class GrafanaDashboardTest {
             }
         }
         return served;
-    }
-
-    private static String get(String url) {
-        try {
-            HttpResponse<String> response = HTTP.send(
-                    HttpRequest.newBuilder(URI.create(url))
-                            .timeout(Duration.ofSeconds(10))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, response.statusCode(), url);
-            return response.body();
-        } catch (IOException e) {
-            throw new AssertionError("GET " + url + " failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 }

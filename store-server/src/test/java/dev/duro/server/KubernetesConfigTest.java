@@ -90,17 +90,7 @@ class KubernetesConfigTest {
                     config.nodes().keySet(),
                     "the cluster's nodes are exactly the StatefulSet's pods, as " + podName + " sees them");
         }
-        ServerConfig first = configs.values().iterator().next();
-        for (Map.Entry<String, ServerConfig> entry : configs.entrySet()) {
-            ServerConfig config = entry.getValue();
-            String which = entry.getKey() + " and " + first.nodeId();
-            assertEquals(first.clusterName(), config.clusterName(), which + " name the same cluster");
-            assertEquals(first.nodes(), config.nodes(), which + " list the same nodes at the same addresses");
-            assertEquals(first.placement(), config.placement(), which + " place the partitions alike");
-            assertEquals(first.partitioner(), config.partitioner(), which + " partition keys alike");
-            assertEquals(first.limits(), config.limits(), which + " have the same limits");
-            assertEquals(first.engine(), config.engine(), which + " certify alike");
-        }
+        ServerConfigTest.assertOneCluster(configs);
     }
 
     @Test

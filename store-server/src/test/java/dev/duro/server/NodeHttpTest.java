@@ -10,7 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -24,8 +23,6 @@ class NodeHttpTest {
     Path data;
 
     private TestCluster cluster;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() throws IOException {
@@ -51,9 +48,9 @@ class NodeHttpTest {
         assertTrue(port > 0, "server.http-port=0 picks a free port: " + port);
         String base = "http://127.0.0.1:" + port;
 
-        assertEquals(200, get(base + "/health").statusCode());
+        assertEquals(200, Http.get(base + "/health").statusCode());
         Await.until("the node is ready", () -> {
-            HttpResponse<String> ready = get(base + "/ready");
+            HttpResponse<String> ready = Http.get(base + "/ready");
             return ready.statusCode() == 200
                     ? Await.Poll.done(true)
                     : Await.Poll.notYet(ready.statusCode() + ": " + ready.body());
@@ -70,53 +67,40 @@ class NodeHttpTest {
             client.readOnly(ro -> ro.get("k0"));
         }
 
-        HttpResponse<String> metrics = get(base + "/metrics");
+        HttpResponse<String> metrics = Http.get(base + "/metrics");
         assertEquals(200, metrics.statusCode());
         assertTrue(metrics.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
         String text = metrics.body();
         assertTrue(
                 sum(text, "duro_transactions_total\\{[^}]*class=\"local\"[^}]*outcome=\"committed\"[^}]*\\}") >= 5,
-                "five local commits counted:\n" + grep(text, "duro_transactions_total"));
+                "five local commits counted:\n" + Http.grep(text, "duro_transactions_total"));
         assertEquals(
                 2,
                 sum(text, "duro_raft_leader\\{[^}]*\\}"),
-                "this node leads both partitions:\n" + grep(text, "duro_raft"));
+                "this node leads both partitions:\n" + Http.grep(text, "duro_raft"));
         assertTrue(sum(text, "duro_replica_snapshot_counter\\{[^}]*\\}") >= 5, "SC counts the commits");
         assertTrue(sum(text, "duro_commit_seconds_count\\{[^}]*\\}") >= 5, "commits are timed");
         assertTrue(sum(text, "duro_log_commands_total\\{[^}]*\\}") >= 5, "group commit is counted");
         assertTrue(text.contains("jvm_memory_used_bytes"), "JVM metrics are there");
         String headWait = "duro_replica_head_wait_seconds\\{[^}]*\\}";
-        assertEquals(2, samples(text, headWait), "head wait per replica:\n" + grep(text, "head_wait"));
-        assertEquals(0.0, sum(text, headWait), "nothing waits at a queue's head:\n" + grep(text, "head_wait"));
-        assertEquals(2, samples(text, "duro_cut_lag\\{[^}]*\\}"), "cut lag per partition:\n" + grep(text, "cut_lag"));
+        assertEquals(2, samples(text, headWait), "head wait per replica:\n" + Http.grep(text, "head_wait"));
+        assertEquals(0.0, sum(text, headWait), "nothing waits at a queue's head:\n" + Http.grep(text, "head_wait"));
+        assertEquals(
+                2, samples(text, "duro_cut_lag\\{[^}]*\\}"), "cut lag per partition:\n" + Http.grep(text, "cut_lag"));
 
-        HttpResponse<String> post = http.send(
-                HttpRequest.newBuilder(URI.create(base + "/health"))
-                        .POST(HttpRequest.BodyPublishers.noBody())
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> post = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(base + "/health"))
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(405, post.statusCode());
-        assertEquals(404, get(base + "/nothing").statusCode());
+        assertEquals(404, Http.get(base + "/nothing").statusCode());
     }
 
     @Test
     void aNodeWhoseConsensusHasNotStartedIsNotReady() {
         assertEquals("starting\n", NodeHttp.notReady(null));
-    }
-
-    private HttpResponse<String> get(String url) {
-        try {
-            return http.send(
-                    HttpRequest.newBuilder(URI.create(url))
-                            .timeout(Duration.ofSeconds(10))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new AssertionError("GET " + url + " failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 
     /** The sum of the samples of every series whose name and labels match {@code series}. */
@@ -134,15 +118,5 @@ class NodeHttpTest {
             total += Double.parseDouble(samples.group(1));
         }
         return total;
-    }
-
-    private static String grep(String text, String name) {
-        StringBuilder out = new StringBuilder();
-        for (String line : text.split("\n")) {
-            if (line.startsWith(name)) {
-                out.append(line).append('\n');
-            }
-        }
-        return out.toString();
     }
 }

@@ -9,13 +9,8 @@ import dev.duro.core.wire.HostPort;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,7 +43,7 @@ class PublishedPortsTest {
     void aClientOnTheHostUsesTheCluster() throws Exception {
         String unavailable = PublishedPortsNetwork.unavailable();
         Assumptions.assumeTrue(unavailable == null, unavailable);
-        List<Integer> published = freeLoopbackPorts(2 * NODES);
+        List<Integer> published = TestCluster.freePorts(2 * NODES);
         List<Process> nodes = new ArrayList<>();
         try (PublishedPortsNetwork network = new PublishedPortsNetwork(NODES)) {
             Properties cluster = new Properties();
@@ -109,14 +104,11 @@ class PublishedPortsTest {
                 }
             }
 
-            HttpClient http = HttpClient.newBuilder()
-                    .connectTimeout(Duration.ofSeconds(5))
-                    .build();
             for (int i = 1; i <= NODES; i++) {
                 int httpPort = published.get(2 * (i - 1) + 1);
                 int node = i;
                 Await.until("n" + i + " is ready at its published HTTP port", Duration.ofSeconds(30), () -> {
-                    HttpResponse<String> ready = get(http, "http://127.0.0.1:" + httpPort + "/ready");
+                    HttpResponse<String> ready = Http.get("http://127.0.0.1:" + httpPort + "/ready");
                     return ready.statusCode() == 200
                             ? Await.Poll.done(true)
                             : Await.Poll.notYet("n" + node + ": " + ready.statusCode() + " " + ready.body());
@@ -172,21 +164,6 @@ class PublishedPortsTest {
         }
     }
 
-    private static HttpResponse<String> get(HttpClient http, String url) {
-        try {
-            return http.send(
-                    HttpRequest.newBuilder(URI.create(url))
-                            .timeout(Duration.ofSeconds(5))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
-    }
-
     private Path log(int i) {
         return root.resolve("n" + i + ".log");
     }
@@ -194,23 +171,6 @@ class PublishedPortsTest {
     private static void connect(String host, int port) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), 1_000);
-        }
-    }
-
-    private static List<Integer> freeLoopbackPorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets.add(socket);
-                ports.add(socket.getLocalPort());
-            }
-            return ports;
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
-            }
         }
     }
 }

@@ -5,11 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.DuroClient;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -35,9 +30,6 @@ class RaftMetricsBridgeTest {
     @TempDir
     Path data;
 
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
     @Test
     void eachNodePublishesRatisMetricsOfItsOwnGroupsOnly() throws Exception {
         try (TestCluster cluster = TestCluster.builder(data)
@@ -59,12 +51,13 @@ class RaftMetricsBridgeTest {
             for (String node : cluster.nodeIds()) {
                 String text = Await.until(
                         "node " + node + " publishes Ratis's appended entries", Duration.ofSeconds(30), () -> {
-                            String scraped = scrape(cluster.server(node).httpPort());
+                            String scraped = Http.body(
+                                    "http://127.0.0.1:" + cluster.server(node).httpPort() + "/metrics");
                             return samples(scraped, "ratis_log_worker_append_entry_count_total")
                                                     .size()
                                             == 2
                                     ? Await.Poll.done(scraped)
-                                    : Await.Poll.notYet(grep(scraped, "ratis_log_worker_append_entry"));
+                                    : Await.Poll.notYet(Http.grep(scraped, "ratis_log_worker_append_entry"));
                         });
                 List<Map<String, String>> ratis = ratisSamples(text);
                 assertFalse(ratis.isEmpty(), node + " has Ratis series");
@@ -85,13 +78,13 @@ class RaftMetricsBridgeTest {
                         samples(text, "ratis_server_follower_append_entry_latency_seconds_count")
                                         .size()
                                 == 2,
-                        "timers become summaries:\n" + grep(text, "ratis_server_follower_append_entry_latency"));
+                        "timers become summaries:\n" + Http.grep(text, "ratis_server_follower_append_entry_latency"));
                 assertTrue(
                         samples(text, "ratis_server_grpc_calls_started_total").isEmpty(), "gRPC calls are per node");
                 assertFalse(
                         samples(text, "ratis_server_message_metrics_grpc_calls_started_total")
                                 .isEmpty(),
-                        "the node's gRPC services count their calls:\n" + grep(text, "ratis_server_message"));
+                        "the node's gRPC services count their calls:\n" + Http.grep(text, "ratis_server_message"));
                 for (Map<String, String> follower : samples(text, "ratis_log_appender_follower_match_index")) {
                     leaderSeries.add(follower.get("partition") + "/" + follower.get("peer"));
                     assertFalse(node.equals(follower.get("peer")), "a leader does not follow itself: " + follower);
@@ -159,32 +152,5 @@ class RaftMetricsBridgeTest {
             }
         }
         return labels;
-    }
-
-    private String scrape(int port) {
-        try {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                            .timeout(Duration.ofSeconds(10))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, response.statusCode());
-            return response.body();
-        } catch (IOException e) {
-            throw new AssertionError("scraping port " + port, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
-    }
-
-    private static String grep(String text, String prefix) {
-        StringBuilder out = new StringBuilder();
-        for (String line : text.split("\n")) {
-            if (line.startsWith(prefix)) {
-                out.append(line).append('\n');
-            }
-        }
-        return out.toString();
     }
 }

@@ -14,6 +14,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ServerConfigTest {
+    /**
+     * Fails unless every node's configuration describes the same cluster: its name, nodes and their addresses,
+     * placement, partitioner, and the settings that decide outcomes (README, "Configuration").
+     */
+    static void assertOneCluster(Map<String, ServerConfig> configs) {
+        ServerConfig first = configs.values().iterator().next();
+        for (Map.Entry<String, ServerConfig> entry : configs.entrySet()) {
+            ServerConfig config = entry.getValue();
+            String which = entry.getKey() + " and " + first.nodeId();
+            assertEquals(first.clusterName(), config.clusterName(), which + " name the same cluster");
+            assertEquals(first.nodes(), config.nodes(), which + " list the same nodes at the same addresses");
+            assertEquals(first.placement(), config.placement(), which + " place the partitions alike");
+            assertEquals(first.partitioner(), config.partitioner(), which + " partition keys alike");
+            assertEquals(first.limits(), config.limits(), which + " have the same limits");
+            assertEquals(first.engine(), config.engine(), which + " certify alike");
+        }
+    }
+
     private static Properties oneNode(String dataDir) {
         Properties p = new Properties();
         p.setProperty("cluster.nodes", "n1");

@@ -180,7 +180,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Ports free now: all held open together so they are distinct, then released for the nodes to bind. */
-    private static List<Integer> freePorts(int count) throws IOException {
+    static List<Integer> freePorts(int count) throws IOException {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             List<Integer> ports = new ArrayList<>();
