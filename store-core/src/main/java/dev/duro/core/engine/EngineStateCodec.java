@@ -234,7 +234,7 @@ public final class EngineStateCodec {
         for (int i = 0; i < pinned; i++) {
             TxId tid = CoreCodec.readTxId(in);
             long pscBefore = in.readLong();
-            engine.pinned().put(tid, new PartitionEngine.Pinned(readDecided(in, engine, tid), pscBefore));
+            engine.pinned().put(tid, new OutcomeRetention.Pinned(readDecided(in, engine, tid), pscBefore));
         }
         int buffered = in.readCount();
         for (int i = 0; i < buffered; i++) {
@@ -268,7 +268,7 @@ public final class EngineStateCodec {
         return vector;
     }
 
-    private static void writeRetained(ByteWriter out, TxId tid, PartitionEngine.Decided known, long pscBefore) {
+    private static void writeRetained(ByteWriter out, TxId tid, Decided known, long pscBefore) {
         CoreCodec.writeTxId(out, tid);
         out.writeLong(pscBefore);
         out.writeVarLong(known.number());
@@ -281,7 +281,7 @@ public final class EngineStateCodec {
         }
     }
 
-    private PartitionEngine.Decided readDecided(ByteReader in, PartitionEngine engine, TxId tid) {
+    private Decided readDecided(ByteReader in, PartitionEngine engine, TxId tid) {
         long number = CoreCodec.readNonNegative(in, "retained number");
         int participantCount = in.readVarInt(Limits.PARTITIONS_MAX, "retained participant count");
         List<Integer> decisionsLogged = CoreCodec.readPartitions(in, "logged decision");
@@ -296,7 +296,7 @@ public final class EngineStateCodec {
         if (participantCount < 1 || decisionsLogged.size() > participantCount) {
             throw new MalformedInputException("retained " + tid + ": " + decisionsLogged + " of " + participantCount);
         }
-        return new PartitionEngine.Decided(outcome, own, number, participantCount, decisionsLogged);
+        return new Decided(outcome, own, number, participantCount, decisionsLogged);
     }
 
     private static void writeNullableOutcome(ByteWriter out, @Nullable Outcome outcome) {

@@ -4,9 +4,9 @@ import dev.duro.core.TxId;
 import javax.annotation.Nullable;
 
 /**
- * The engine's retained outcomes: transaction id → {@link PartitionEngine.Decided}, in the order the
- * transactions were first delivered, oldest forgotten first. Each id also keeps {@code PSC} as it was just
- * before its first delivery, which the engine needs when it forgets the id (docs/window-safety.md). A ring of ids gives the order and an
+ * The engine's retained outcomes: transaction id → {@link Decided}, in the order the transactions were first
+ * delivered, oldest forgotten first. Each id also keeps {@code PSC} as it was just before its first delivery, which
+ * {@link OutcomeRetention} needs when it forgets the id (docs/window-safety.md). A ring of ids gives the order and an
  * open-addressing table (linear probing, backward-shift deletion) gives the lookup, so retaining an outcome
  * allocates no entry object and forgetting the oldest is one probe.
  *
@@ -28,20 +28,20 @@ final class RetainedOutcomes {
     private @Nullable TxId[] keys = new TxId[2 * INITIAL_CAPACITY];
 
     private int[] hashes = new int[2 * INITIAL_CAPACITY];
-    private PartitionEngine.Decided[] values = new PartitionEngine.Decided[2 * INITIAL_CAPACITY];
+    private Decided[] values = new Decided[2 * INITIAL_CAPACITY];
 
     int size() {
         return size;
     }
 
     @Nullable
-    PartitionEngine.Decided get(TxId tid) {
+    Decided get(TxId tid) {
         int slot = find(tid);
         return slot < 0 ? null : values[slot];
     }
 
     /** Replaces the value of a retained id in place, or appends a new id as the newest. */
-    void put(TxId tid, PartitionEngine.Decided decided, long pscBeforeDelivery) {
+    void put(TxId tid, Decided decided, long pscBeforeDelivery) {
         int slot = find(tid);
         if (slot >= 0) {
             values[slot] = decided;
@@ -57,7 +57,7 @@ final class RetainedOutcomes {
     }
 
     /** Replaces the value of a retained id; does nothing if it is not retained. */
-    void replace(TxId tid, PartitionEngine.Decided decided) {
+    void replace(TxId tid, Decided decided) {
         int slot = find(tid);
         if (slot >= 0) {
             values[slot] = decided;
@@ -94,7 +94,7 @@ final class RetainedOutcomes {
 
     /** A retained id with its value and the PSC before its first delivery. */
     interface Visitor {
-        void visit(TxId tid, PartitionEngine.Decided decided, long pscBeforeDelivery);
+        void visit(TxId tid, Decided decided, long pscBeforeDelivery);
     }
 
     /** Visits every retained id, oldest first. */
@@ -125,7 +125,7 @@ final class RetainedOutcomes {
         }
     }
 
-    private void insert(TxId tid, int hash, PartitionEngine.Decided decided) {
+    private void insert(TxId tid, int hash, Decided decided) {
         int mask = keys.length - 1;
         int slot = hash & mask;
         while (keys[slot] != null) {
@@ -157,7 +157,7 @@ final class RetainedOutcomes {
         long[] oldPscBefore = pscBefore;
         TxId[] oldKeys = keys;
         int[] oldHashes = hashes;
-        PartitionEngine.Decided[] oldValues = values;
+        Decided[] oldValues = values;
         order = new TxId[oldOrder.length << 1];
         pscBefore = new long[oldOrder.length << 1];
         for (int i = 0; i < size; i++) {
@@ -167,7 +167,7 @@ final class RetainedOutcomes {
         head = 0;
         keys = new TxId[oldKeys.length << 1];
         hashes = new int[oldKeys.length << 1];
-        values = new PartitionEngine.Decided[oldKeys.length << 1];
+        values = new Decided[oldKeys.length << 1];
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != null) {
                 insert(oldKeys[i], oldHashes[i], oldValues[i]);

@@ -21,18 +21,14 @@ class RetainedOutcomesAgainstLinkedHashMapTest {
 
     private static void run(Random random, int retained, int steps) {
         RetainedOutcomes outcomes = new RetainedOutcomes();
-        LinkedHashMap<TxId, PartitionEngine.Decided> naive = new LinkedHashMap<>();
+        LinkedHashMap<TxId, Decided> naive = new LinkedHashMap<>();
         LinkedHashMap<TxId, Long> naivePscBefore = new LinkedHashMap<>();
-        List<PartitionEngine.Decided> values = List.of(
-                PartitionEngine.Decided.unfinished(3, 2),
-                PartitionEngine.Decided.unfinished(0, 1),
-                decided(1),
-                decided(2));
+        List<Decided> values = List.of(Decided.unfinished(3, 2), Decided.unfinished(0, 1), decided(1), decided(2));
         long next = 1;
         for (int step = 0; step < steps; step++) {
             // Fresh instances: lookups must match by value.
             TxId tid = new TxId(random.nextInt(3), random.nextInt(4) == 0 ? 1 + random.nextInt((int) next) : next++);
-            PartitionEngine.Decided value = values.get(random.nextInt(values.size()));
+            Decided value = values.get(random.nextInt(values.size()));
             if (random.nextBoolean()) {
                 long pscBefore = random.nextInt(1_000);
                 outcomes.put(tid, value, pscBefore);
@@ -54,13 +50,13 @@ class RetainedOutcomesAgainstLinkedHashMapTest {
             TxId probe = new TxId(random.nextInt(3), 1 + random.nextInt((int) next));
             assertEquals(naive.get(probe), outcomes.get(probe), "outcome of " + probe);
         }
-        List<Map.Entry<TxId, PartitionEngine.Decided>> inOrder = new ArrayList<>();
+        List<Map.Entry<TxId, Decided>> inOrder = new ArrayList<>();
         outcomes.forEach((tid, known, pscBefore) -> inOrder.add(Map.entry(tid, known)));
         assertEquals(new ArrayList<>(naive.entrySet()), inOrder);
     }
 
-    private static PartitionEngine.Decided decided(long number) {
-        return new PartitionEngine.Decided(
+    private static Decided decided(long number) {
+        return new Decided(
                 Outcome.committed(new TxId(9, number), List.of(0), List.of(number)), null, number, 1, List.of());
     }
 }
