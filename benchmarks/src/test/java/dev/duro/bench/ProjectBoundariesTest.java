@@ -53,6 +53,28 @@ class ProjectBoundariesTest {
     }
 
     @Test
+    void noCodeCompilesAgainstTheLoggingBackend() {
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("ch.qos.logback..", "net.logstash..")
+                .because("the backend is chosen by configuration (logback.xml), at runtime scope only")
+                .check(duro);
+    }
+
+    @Test
+    void theEngineKnowsNothingOfLogging() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.duro.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.slf4j..", "java.util.logging..")
+                .because("the engine is deterministic and single-threaded; its callers log and set the context")
+                .check(duro);
+    }
+
+    @Test
     void noPackageCycles() {
         slices().matching("dev.duro.(**)").should().beFreeOfCycles().check(duro);
     }

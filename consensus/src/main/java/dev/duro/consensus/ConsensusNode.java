@@ -118,15 +118,21 @@ public final class ConsensusNode implements Closeable {
             EffectHandler effects,
             SnapshotFetcher fetcher)
             throws IOException {
-        ConsensusNode node = new ConsensusNode(nodeId, topology, settings, engineSettings, limits, effects, fetcher);
+        LogContext.Scope context = LogContext.node(nodeId);
         try {
-            node.server.start();
-            node.freshReplicaWatch.watch(node.joinGroups());
-        } catch (IOException | RuntimeException e) {
-            node.close();
-            throw e;
+            ConsensusNode node =
+                    new ConsensusNode(nodeId, topology, settings, engineSettings, limits, effects, fetcher);
+            try {
+                node.server.start();
+                node.freshReplicaWatch.watch(node.joinGroups());
+            } catch (IOException | RuntimeException e) {
+                node.close();
+                throw e;
+            }
+            return node;
+        } finally {
+            context.close();
         }
-        return node;
     }
 
     private static RaftProperties serverProperties(ConsensusSettings settings) {

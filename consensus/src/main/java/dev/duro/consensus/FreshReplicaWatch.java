@@ -47,11 +47,7 @@ final class FreshReplicaWatch implements Closeable {
     private final String nodeId;
     private final RaftTopology topology;
     private final RaftServer server;
-    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "duro-fresh-replica-watch");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService executor;
 
     /** What the watch saw of one empty replica; only the watch thread touches it. */
     private static final class EmptyReplica {
@@ -63,6 +59,8 @@ final class FreshReplicaWatch implements Closeable {
         this.nodeId = nodeId;
         this.topology = topology;
         this.server = server;
+        this.executor =
+                Executors.newSingleThreadScheduledExecutor(LogContext.daemonThreads("fresh-replica-watch", nodeId));
     }
 
     /** Watches the replicas of {@code fresh} partitions, whose storage this node has just created. */

@@ -99,6 +99,12 @@ public final class PartitionStateMachine extends BaseStateMachine {
     /** Runs snapshot fetches, one at a time; Ratis asks for another only once one has finished. */
     private final ExecutorService fetches;
 
+    /**
+     * The node this replica belongs to, for the logging context ({@link LogContext}); known once Ratis
+     * {@linkplain #initialize initializes} the replica, before it applies anything or starts a thread.
+     */
+    private volatile String node = "-";
+
     /** Guarded by {@link #lock}. */
     private PartitionEngine engine;
 
@@ -125,18 +131,23 @@ public final class PartitionStateMachine extends BaseStateMachine {
             int partition, EngineSettings settings, Limits limits, EffectHandler effects, SnapshotFetcher fetcher) {
         this.partition = partition;
         this.fetcher = fetcher;
-        this.fetches = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "snapshot-fetch-p" + partition);
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.fetches = Executors.newSingleThreadExecutor(
+                LogContext.daemonThreads("snapshot-fetch-p" + partition, this::node, partition));
         this.settings = settings;
         this.stateCodec = new EngineStateCodec(limits);
         this.batches = new CommandBatches(limits);
         this.effects = effects;
         this.engine = new PartitionEngine(partition, settings);
         this.latestFrontier = engine.frontier();
-        this.snapshots = new SnapshotWriter(partition, storage, this::withEngine);
+        this.snapshots = new SnapshotWriter(
+                partition,
+                storage,
+                this::withEngine,
+                LogContext.daemonThreads("snapshot-writer-p" + partition, this::node, partition));
+    }
+
+    private String node() {
+        return node;
     }
 
     /** Runs {@code action} with the engine to itself. */
@@ -154,10 +165,18 @@ public final class PartitionStateMachine extends BaseStateMachine {
 
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
-        super.initialize(server, groupId, raftStorage);
-        storage.init(raftStorage);
-        getLifeCycle()
-                .startAndTransition(() -> loadSnapshot(storage.getLatestSnapshot(), "at start-up"), IOException.class);
+        node = server.getId().toString();
+        // Ratis initializes every group of a node on one of its own threads: a scope, not the thread's for good.
+        LogContext.Scope context = LogContext.partition(node, partition);
+        try {
+            super.initialize(server, groupId, raftStorage);
+            storage.init(raftStorage);
+            getLifeCycle()
+                    .startAndTransition(
+                            () -> loadSnapshot(storage.getLatestSnapshot(), "at start-up"), IOException.class);
+        } finally {
+            context.close();
+        }
     }
 
     /**
@@ -178,12 +197,17 @@ public final class PartitionStateMachine extends BaseStateMachine {
     /** Loads the latest snapshot (one just fetched from the leader) and resumes. */
     @Override
     public void reinitialize() throws IOException {
-        loadSnapshot(storage.loadLatestSnapshot(), "fetched from the leader");
-        LifeCycle lifeCycle = getLifeCycle();
-        if (lifeCycle.compareAndTransition(LifeCycle.State.PAUSED, LifeCycle.State.STARTING)) {
-            lifeCycle.transition(LifeCycle.State.RUNNING);
+        LogContext.Scope context = LogContext.partition(node, partition);
+        try {
+            loadSnapshot(storage.loadLatestSnapshot(), "fetched from the leader");
+            LifeCycle lifeCycle = getLifeCycle();
+            if (lifeCycle.compareAndTransition(LifeCycle.State.PAUSED, LifeCycle.State.STARTING)) {
+                lifeCycle.transition(LifeCycle.State.RUNNING);
+            }
+            snapshots.resume();
+        } finally {
+            context.close();
         }
-        snapshots.resume();
     }
 
     @Override
@@ -312,6 +336,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
      */
     @Override
     public long takeSnapshot() {
+        LogContext.enter(node, partition); // the applier thread: see applyTransaction
         long finished = snapshots.takeFinished();
         if (finished != SnapshotWriter.NONE) {
             return finished;
@@ -349,6 +374,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
      */
     @Override
     public void notifyLeaderReady() {
+        LogContext.enter(node, partition); // the applier thread: see applyTransaction
         synchronized (lock) {
             if (leader && leaderReadyNow()) {
                 setDesignatedVoter(true);
@@ -387,6 +413,9 @@ public final class PartitionStateMachine extends BaseStateMachine {
 
     @Override
     public CompletableFuture<Message> applyTransaction(TransactionContext transaction) {
+        // Ratis applies each group's log on a thread of that group's own, so the context is set for good (and is
+        // all but free once it is).
+        LogContext.enter(node, partition);
         LogEntryProto entry = transaction.getLogEntry();
         List<Command> commands = decode(entry);
         List<Effect> produced;

@@ -16,6 +16,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -89,15 +90,13 @@ final class SnapshotWriter implements AutoCloseable {
         }
     }
 
-    SnapshotWriter(int partition, SimpleStateMachineStorage storage, Consumer<Runnable> exclusive) {
+    /** {@code threads} makes the writer's thread (its name and logging context are the replica's to choose). */
+    SnapshotWriter(
+            int partition, SimpleStateMachineStorage storage, Consumer<Runnable> exclusive, ThreadFactory threads) {
         this.partition = partition;
         this.storage = storage;
         this.exclusive = exclusive;
-        this.thread = Executors.newSingleThreadExecutor(runnable -> {
-            Thread writer = new Thread(runnable, "snapshot-writer-p" + partition);
-            writer.setDaemon(true);
-            return writer;
-        });
+        this.thread = Executors.newSingleThreadExecutor(threads);
     }
 
     /** The snapshot written since the last call, if it is newer than every one Ratis holds; else {@link #NONE}. */

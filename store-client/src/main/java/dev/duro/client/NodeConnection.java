@@ -21,21 +21,30 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One connection to one node, multiplexing requests by request id. Opened on first use and again after it
  * breaks; a break fails every request in flight with {@link UnavailableException}, so callers can fail over.
  */
 final class NodeConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeConnection.class);
+    /** At most one warning about a connection per this period; the rest are counted. */
+    private static final long WARNING_PERIOD_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     private final HostPort address;
+    private final WarningGate warnings = new WarningGate(WARNING_PERIOD_NANOS, System::nanoTime);
     private final Bootstrap bootstrap;
     private final WireCodec codec;
     private final Duration timeout;
@@ -147,13 +156,20 @@ final class NodeConnection {
             try {
                 message = codec.decode(bytes);
             } catch (DuroException e) {
-                return; // a reply we cannot read: its request times out and is retried elsewhere
+                // Its request times out and is retried elsewhere; the connection stays, the next frame is whole.
+                warnLimited("dropped an undecodable reply (" + bytes.length + " bytes): " + e.getMessage());
+                return;
             }
-            if (message instanceof ServerReply reply) {
-                CompletableFuture<ServerReply> waiting = inFlight.remove(reply.requestId());
-                if (waiting != null) {
-                    waiting.complete(reply);
-                }
+            if (!(message instanceof ServerReply reply)) {
+                warnLimited("dropped a " + message.type() + " message, which is no reply to a client");
+                return;
+            }
+            CompletableFuture<ServerReply> waiting = inFlight.remove(reply.requestId());
+            if (waiting == null) {
+                // Normal: the answer to a request that timed out (or a duplicate) arrives after all.
+                LOG.debug("{} answered request {}, which no longer waits", address, reply.requestId());
+            } else {
+                waiting.complete(reply);
             }
         }
 
@@ -167,7 +183,31 @@ final class NodeConnection {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+            // A node that goes away resets its connections: routine, and what follows (failover) says enough.
+            // Anything else (a frame over the limit, a bug) closes the connection too, but says why.
+            if (cause instanceof IOException) {
+                LOG.debug("connection to {} failed: {}", address, cause.toString());
+            } else {
+                warnLimited("closed the connection after an error: " + cause);
+            }
             context.close();
+        }
+    }
+
+    /**
+     * Warns about what this connection did with something its node sent: at most once a period, counting the
+     * warnings held back, so that a node sending garbage cannot flood the application's log.
+     */
+    private void warnLimited(String what) {
+        OptionalLong heldBack = warnings.pass();
+        if (heldBack.isEmpty()) {
+            return;
+        }
+        long more = heldBack.getAsLong();
+        if (more == 0) {
+            LOG.warn("connection to {}: {}", address, what);
+        } else {
+            LOG.warn("connection to {}: {} ({} similar warnings held back before it)", address, what, more);
         }
     }
 }

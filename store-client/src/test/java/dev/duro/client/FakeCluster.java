@@ -90,6 +90,7 @@ final class FakeCluster implements AutoCloseable {
     private final AtomicInteger latestReads = new AtomicInteger();
     private final Queue<ClientRequest> readRequests = new ConcurrentLinkedQueue<>();
     private final AtomicInteger versions = new AtomicInteger(100);
+    private final AtomicInteger connections = new AtomicInteger();
 
     FakeCluster(int nodes) {
         for (int node = 0; node < nodes; node++) {
@@ -100,6 +101,7 @@ final class FakeCluster implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel channel) {
+                            connections.incrementAndGet();
                             channel.pipeline()
                                     .addLast(new LengthFieldBasedFrameDecoder(FRAME_BYTES_MAX, 0, 4, 0, 4))
                                     .addLast(new LengthFieldPrepender(4))
@@ -149,6 +151,15 @@ final class FakeCluster implements AutoCloseable {
     /** Every read request, single-key and multi-key, as the nodes received them. */
     List<ClientRequest> readRequests() {
         return List.copyOf(readRequests);
+    }
+
+    /** How many connections the nodes have accepted. */
+    int connectionsAccepted() {
+        return connections.get();
+    }
+
+    List<HostPort> addresses() {
+        return List.copyOf(addresses);
     }
 
     /** Reads taken at the latest snapshot: the reads that fix a transaction's snapshot. */
@@ -209,6 +220,16 @@ final class FakeCluster implements AutoCloseable {
     static ReadAnswer readError(ErrorCode code) {
         return (cluster, context, request) ->
                 cluster.reply(context, new ErrorReply(request.requestId(), code, "scripted " + code));
+    }
+
+    /** Sends {@code frames} frames that are no message (of an unknown protocol version) first, then {@code answer}. */
+    static ReadAnswer garbageThen(int frames, ReadAnswer answer) {
+        return (cluster, context, request) -> {
+            for (int i = 0; i < frames; i++) {
+                ChannelFuture unused = context.write(Unpooled.wrappedBuffer(new byte[] {(byte) 0x7f, (byte) i}));
+            }
+            answer.give(cluster, context, request);
+        };
     }
 
     /** Gives {@code answer} once {@code release} completes. */

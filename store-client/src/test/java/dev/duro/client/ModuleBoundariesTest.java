@@ -22,4 +22,16 @@ class ModuleBoundariesTest {
                 .resideInAnyPackage("org.apache.ratis..", "dev.duro.consensus..", "dev.duro.server..")
                 .check(client);
     }
+
+    @Test
+    void clientLogsThroughTheSlf4jApiOnlySoThatApplicationsChooseTheBackend() {
+        JavaClasses client = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.duro.client");
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("ch.qos.logback..", "org.slf4j.simple..", "org.apache.logging.log4j.core..")
+                .check(client);
+    }
 }

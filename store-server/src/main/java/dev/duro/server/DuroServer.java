@@ -2,6 +2,7 @@ package dev.duro.server;
 
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.ConsensusSettings;
+import dev.duro.consensus.LogContext;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.consensus.RaftTopology;
 import dev.duro.core.wire.ClusterInfoReply;
@@ -15,6 +16,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -39,17 +41,12 @@ public final class DuroServer implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(DuroServer.class);
 
     private final ServerConfig config;
-    private final EventLoopGroup bossGroup = new NioEventLoopGroup(1);
-    private final EventLoopGroup workerGroup = new NioEventLoopGroup(2);
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(daemon("duro-timers"));
-    private final ThreadPoolExecutor localVotes = new ThreadPoolExecutor(
-            1,
-            1,
-            0,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(100_000),
-            daemon("duro-local-votes"),
-            new ThreadPoolExecutor.DiscardOldestPolicy());
+    // Every thread of the node's own works for the node in the logging context (LogContext): several nodes share
+    // one JVM in tests and benchmarks, and their lines must still say whose they are.
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup workerGroup;
+    private final ScheduledExecutorService timers;
+    private final ThreadPoolExecutor localVotes;
     private final PeerLinks peers;
     private volatile ConsensusNode consensus;
     private Channel listener;
@@ -58,6 +55,20 @@ public final class DuroServer implements Closeable {
 
     private DuroServer(ServerConfig config) {
         this.config = config;
+        String node = config.nodeId();
+        this.bossGroup =
+                new NioEventLoopGroup(1, LogContext.forNode(node, new DefaultThreadFactory(node + "-accept", true)));
+        this.workerGroup =
+                new NioEventLoopGroup(2, LogContext.forNode(node, new DefaultThreadFactory(node + "-io", true)));
+        this.timers = Executors.newSingleThreadScheduledExecutor(LogContext.daemonThreads("timers", node));
+        this.localVotes = new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(100_000),
+                LogContext.daemonThreads("local-votes", node),
+                new ThreadPoolExecutor.DiscardOldestPolicy());
         this.metrics = new DuroMetrics(config.nodeId());
         WireCodec codec = new WireCodec(config.limits());
         this.peers = new PeerLinks(workerGroup, codec, config.nodes(), config.frameBytesMax());
@@ -65,14 +76,20 @@ public final class DuroServer implements Closeable {
 
     /** Starts a node and returns once it accepts clients (its groups may still be electing leaders). */
     public static DuroServer start(ServerConfig config) throws IOException {
-        DuroServer server = new DuroServer(config);
+        // The caller's thread logs for this node while it starts it, and for whatever it did before afterwards.
+        LogContext.Scope context = LogContext.node(config.nodeId());
         try {
-            server.startAll();
-        } catch (IOException | RuntimeException e) {
-            server.close();
-            throw e;
+            DuroServer server = new DuroServer(config);
+            try {
+                server.startAll();
+            } catch (IOException | RuntimeException e) {
+                server.close();
+                throw e;
+            }
+            return server;
+        } finally {
+            context.close();
         }
-        return server;
     }
 
     private void startAll() throws IOException {
@@ -128,7 +145,7 @@ public final class DuroServer implements Closeable {
                 .syncUninterruptibly()
                 .channel();
         if (config.httpPort() >= 0) {
-            http = new NodeHttp(config.bindHost(), config.httpPort(), metrics, () -> consensus);
+            http = new NodeHttp(config.nodeId(), config.bindHost(), config.httpPort(), metrics, () -> consensus);
             LOG.info(
                     "node {} health, readiness and metrics on http://{}:{}/health, /ready, /metrics",
                     config.nodeId(),
@@ -252,13 +269,5 @@ public final class DuroServer implements Closeable {
     /** The port of this node's HTTP endpoint, or -1 if it has none ({@code server.http-port}). */
     public int httpPort() {
         return http == null ? -1 : http.port();
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.GroupStatus;
+import dev.duro.consensus.LogContext;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -32,14 +33,12 @@ final class NodeHttp implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeHttp.class);
 
     private final HttpServer server;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
-        Thread serving = new Thread(runnable, "duro-http");
-        serving.setDaemon(true);
-        return serving;
-    });
+    private final ExecutorService thread;
 
     /** {@code consensus} gives null until the node's consensus has started. */
-    NodeHttp(String host, int port, DuroMetrics metrics, Supplier<ConsensusNode> consensus) throws IOException {
+    NodeHttp(String nodeId, String host, int port, DuroMetrics metrics, Supplier<ConsensusNode> consensus)
+            throws IOException {
+        thread = Executors.newSingleThreadExecutor(LogContext.daemonThreads("http", nodeId));
         server = HttpServer.create(new InetSocketAddress(host, port), 16);
         server.setExecutor(thread);
         server.createContext("/health", exchange -> answer(exchange, 200, "up\n", "text/plain"));

@@ -80,6 +80,10 @@ public final class ServerConfig {
     private final Duration tickInterval;
     private final Duration frontierInterval;
     private final int frameBytesMax;
+    private final String logFormat;
+
+    /** The values of {@code log.format}. */
+    public static final List<String> LOG_FORMATS = List.of("text", "json");
 
     @Nullable
     private final String bindHost;
@@ -133,6 +137,10 @@ public final class ServerConfig {
         frontierInterval = Duration.ofMillis(in.integer("server.frontier-millis", 5, 1, 10_000));
         frameBytesMax = in.integer("server.frame-bytes-max", 64 << 20, 1 << 16, 1 << 30);
         bindHost = in.string("server.bind-host", null);
+        logFormat = in.string("log.format", "text");
+        if (!LOG_FORMATS.contains(logFormat)) {
+            in.problem("log.format", "must be one of " + LOG_FORMATS + ", was '" + logFormat + "'");
+        }
         if (frameBytesMax < limits.valueBytesMax() + limits.keyBytesMax() + 4096) {
             in.problem("server.frame-bytes-max", "must hold one maximal key and value (limits.*)");
         }
@@ -296,6 +304,11 @@ public final class ServerConfig {
 
     public int frameBytesMax() {
         return frameBytesMax;
+    }
+
+    /** How the node writes its log lines: {@code text} or {@code json} (one object per line). */
+    public String logFormat() {
+        return logFormat;
     }
 
     /** Everything configuration errors report at once. */

@@ -1,6 +1,7 @@
 package dev.duro.server;
 
 import dev.duro.consensus.ConsensusNode;
+import dev.duro.consensus.LogContext;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.consensus.SnapshotFetcher;
 import dev.duro.consensus.SnapshotFile;
@@ -76,6 +77,16 @@ final class SnapshotTransfer implements SnapshotFetcher {
 
     /** Answers a fetch on its connection: the offer and the file, then the connection closes; or an error. */
     void serve(ChannelHandlerContext context, SnapshotFetchRequest request) {
+        // An event loop of the node's, shared by every partition: the partition's context for this answer only.
+        LogContext.Scope logContext = LogContext.partition(nodeId, request.partition());
+        try {
+            answer(context, request);
+        } finally {
+            logContext.close();
+        }
+    }
+
+    private void answer(ChannelHandlerContext context, SnapshotFetchRequest request) {
         long requestId = request.requestId();
         int partition = request.partition();
         ConsensusNode node = consensus.get();

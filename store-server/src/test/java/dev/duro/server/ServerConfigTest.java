@@ -147,4 +147,31 @@ class ServerConfigTest {
                 error.getMessage().contains("environment variable DURO_ENGINE_OUTCOMES_RETAINED_MAX names no setting"),
                 error.getMessage());
     }
+
+    @Test
+    void theLogFormatIsTextUnlessJsonIsChosenInTheFileOrTheEnvironment(@TempDir Path folder) throws IOException {
+        assertEquals("text", ServerConfig.of(oneNode("data/n1")).logFormat());
+        Properties json = oneNode("data/n1");
+        json.setProperty("log.format", "json");
+        assertEquals("json", ServerConfig.of(json).logFormat());
+
+        Path file = folder.resolve("n1.properties");
+        try (Writer out = Files.newBufferedWriter(file)) {
+            oneNode("data/n1").store(out, null);
+        }
+        assertEquals(
+                "json",
+                ServerConfig.load(file, Map.of("DURO_LOG_FORMAT", "json"), Map.of())
+                        .logFormat(),
+                "DURO_LOG_FORMAT, which logback.xml also reads, is the setting's own variable");
+    }
+
+    @Test
+    void anUnknownLogFormatIsReportedByName() {
+        Properties p = oneNode("data/n1");
+        p.setProperty("log.format", "xml");
+        var error = assertThrows(ServerConfig.InvalidConfigException.class, () -> ServerConfig.of(p));
+        assertTrue(
+                error.getMessage().contains("log.format must be one of [text, json], was 'xml'"), error.getMessage());
+    }
 }

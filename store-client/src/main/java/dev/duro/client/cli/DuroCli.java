@@ -17,9 +17,19 @@ import java.util.List;
 public final class DuroCli {
     private static final String DEFAULT_CLUSTER = "127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103";
 
+    /**
+     * The tool's own logging configuration, in the shaded jar beside Logback: warnings only, on standard error, so
+     * that the client's warnings never mix with the answers on standard output. Not named logback.xml, which an
+     * application embedding the client would find on its class path.
+     */
+    private static final String LOGBACK_CONFIGURATION = "dev/duro/client/cli/logback-cli.xml";
+
     private DuroCli() {}
 
     public static void main(String[] args) {
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", LOGBACK_CONFIGURATION);
+        }
         if (args.length == 0) {
             fail(
                     "usage: duro (put KEY VALUE | get KEY | shell | demo | status | await-ready) [--cluster host:port,...]");
