@@ -1,5 +1,6 @@
 package dev.duro.bench;
 
+import dev.duro.bench.load.CommandLines;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -24,6 +26,10 @@ import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./duro bench micro [regex] [JMH options]}: runs the JMH suite (every benchmark, or those matching the
@@ -41,6 +47,41 @@ final class MicroSuite {
     private static final TimeValue DEFAULT_ITERATION_TIME = TimeValue.seconds(1);
 
     private MicroSuite() {}
+
+    /**
+     * {@code ./duro bench micro}: every argument goes to JMH as given ({@link BenchMain} lets options through as
+     * arguments), so JMH's own options, help ({@code -h}) and errors apply.
+     */
+    @Command(
+            name = "micro",
+            description = "the JMH microbenchmarks: [regex] [JMH options] (micro -h lists JMH's options)")
+    static final class MicroCommand implements Callable<Integer> {
+        private final PrintStream console;
+
+        @Parameters(paramLabel = "JMH-ARGUMENT", description = "a benchmark regex or a JMH option")
+        private List<String> jmhArguments = new ArrayList<>();
+
+        MicroCommand(PrintStream console) {
+            this.console = console;
+        }
+
+        /** The arguments for JMH, in the order given. */
+        List<String> jmhArguments() {
+            return List.copyOf(jmhArguments);
+        }
+
+        @Spec
+        @Nullable
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException, RunnerException {
+            if (spec != null) {
+                CommandLines.refuseParentOptions(spec);
+            }
+            return run(jmhArguments.toArray(new String[0]), console);
+        }
+    }
 
     /** Returns the process exit status. */
     static int run(String[] args, PrintStream out) throws IOException, RunnerException {

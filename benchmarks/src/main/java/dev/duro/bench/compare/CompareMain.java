@@ -9,6 +9,7 @@ import dev.duro.bench.load.SystemKind;
 import dev.duro.bench.load.Target;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,31 +43,20 @@ public final class CompareMain {
         this.console = console;
     }
 
-    /** Runs the comparison; returns the process exit status. */
-    public static int run(String[] args, PrintStream console) throws IOException, InterruptedException {
-        CompareOptions options;
-        try {
-            options = CompareOptions.parse(args);
-            if (!options.help()) {
-                // Catches a bad --workload before anything starts.
-                LoadOptions.parse(options.loadArgs(options.systems().get(0), 0, options.outputDirectory()));
-            }
-        } catch (IllegalArgumentException e) {
-            System.err.println("duro bench compare: " + e.getMessage());
-            System.err.println(CompareOptions.USAGE);
-            return 2;
-        }
-        if (options.help()) {
-            console.println(CompareOptions.USAGE);
-            return 0;
-        }
+    /**
+     * Runs the comparison {@code options} describe; {@code args} are the command line's, quoted in the report,
+     * {@code errors} gets what stops it before it starts. Returns the process exit status: 0 when it measured
+     * something, 1 when every system failed, 2 when a system it needs is missing.
+     */
+    public static int run(CompareOptions options, List<String> args, PrintStream console, PrintWriter errors)
+            throws IOException, InterruptedException {
         if (options.systems().stream().anyMatch(s -> s.kind() == SystemKind.ETCD) && !EtcdCluster.isInstalled()) {
-            System.err.println("duro bench compare: the etcd baseline needs " + EtcdCluster.ETCD_BINARY
+            errors.println("duro bench compare: the etcd baseline needs " + EtcdCluster.ETCD_BINARY
                     + ", which is missing. Install Debian's etcd-server package (apt-get install -y etcd-server),"
                     + " or leave etcd out with --systems duro-1x3,duro-2x3,dur-1x6");
             return 2;
         }
-        Environment environment = Environment.collect(List.of(args));
+        Environment environment = Environment.collect(args);
         CompareMain compare = new CompareMain(options, console);
         CompareResults results = compare.runMatrix();
         Path directory = options.outputDirectory();

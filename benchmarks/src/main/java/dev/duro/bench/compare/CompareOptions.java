@@ -1,13 +1,8 @@
 package dev.duro.bench.compare;
 
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Options of {@code ./duro bench compare}. The defaults run the S-DUR paper's Figure 3 matrix (workload A; 0, 10,
@@ -23,27 +18,7 @@ public record CompareOptions(
         List<SystemSpec> systems,
         List<Integer> globals,
         int keysPerPartition,
-        Path outputDirectory,
-        boolean help) {
-    public static final String USAGE =
-            """
-            usage: ./duro bench compare [options]   Duro vs classical DUR vs etcd (the S-DUR paper's Figure 3)
-              --workload A|B|...        workload, as for the load generator (A)
-              --clients N               closed-loop clients, the same for every system (64)
-              --duration S              measured seconds per run (10)
-              --warmup S                seconds before measuring, per run (5)
-              --repetitions N           runs per configuration; median and min-max reported (3)
-              --systems LIST            duro-PxR, dur-1xN, etcd-N, comma-separated (duro-1x3,duro-2x3,dur-1x6,etcd-3)
-              --globals LIST            percentages of global transactions (0,10,50,100)
-              --keys-per-partition N    distinct keys per partition (100000)
-              --quick                   smoke run: 1 repetition, 3 s after 2 s warm-up, globals 0,50
-                                        (flags given explicitly still win)
-              --out DIR                 report.md, plots, raw/ (benchmarks/results/<timestamp>)
-            etcd needs /usr/bin/etcd (Debian package etcd-server); its reads are linearizable unless the JVM runs
-            with -Dduro.bench.etcd.serializable=true
-            (through ./duro: DURO_JAVA_OPTS="-Xmx2g -Dduro.bench.etcd.serializable=true" ./duro bench compare).
-            """;
-
+        Path outputDirectory) {
     public CompareOptions {
         require(clients >= 1 && clients <= 10_000, "--clients must be in [1, 10000]");
         require(durationSeconds >= 1, "--duration must be >= 1");
@@ -68,74 +43,13 @@ public record CompareOptions(
         }
     }
 
-    public static CompareOptions parse(String[] args) {
-        String workload = "A";
-        Integer clients = null;
-        Integer duration = null;
-        Integer warmup = null;
-        Integer repetitions = null;
-        List<SystemSpec> systems = null;
-        List<Integer> globals = null;
-        int keys = 100_000;
-        Path out = null;
-        boolean quick = false;
-        boolean help = false;
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                help = true;
-                continue;
-            }
-            if (flag.equals("--quick")) {
-                quick = true;
-                continue;
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String value = args[++i];
-            switch (flag) {
-                case "--workload" -> workload = value.toUpperCase(Locale.ROOT);
-                case "--clients" -> clients = Integer.parseInt(value);
-                case "--duration" -> duration = Integer.parseInt(value);
-                case "--warmup" -> warmup = Integer.parseInt(value);
-                case "--repetitions" -> repetitions = Integer.parseInt(value);
-                case "--systems" -> systems =
-                        list(value).stream().map(SystemSpec::parse).toList();
-                case "--globals" -> globals =
-                        list(value).stream().map(Integer::parseInt).toList();
-                case "--keys-per-partition" -> keys = Integer.parseInt(value);
-                case "--out" -> out = Path.of(value);
-                default -> throw new IllegalArgumentException("unknown option " + flag);
-            }
-        }
-        if (out == null) {
-            String stamp = LocalDateTime.now(ZoneId.systemDefault())
-                    .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
-            out = Path.of("benchmarks", "results", stamp);
-        }
-        return new CompareOptions(
-                workload,
-                clients != null ? clients : 64,
-                duration != null ? duration : quick ? 3 : 10,
-                warmup != null ? warmup : quick ? 2 : 5,
-                repetitions != null ? repetitions : quick ? 1 : 3,
-                systems != null
-                        ? systems
-                        : List.of("duro-1x3", "duro-2x3", "dur-1x6", "etcd-3").stream()
-                                .map(SystemSpec::parse)
-                                .toList(),
-                globals != null ? globals : quick ? List.of(0, 50) : List.of(0, 10, 50, 100),
-                keys,
-                out,
-                help);
-    }
-
-    private static List<String> list(String value) {
-        List<String> items = new ArrayList<>(Arrays.asList(value.split(",")));
-        items.replaceAll(String::trim);
-        items.removeIf(String::isEmpty);
-        return items;
+    /**
+     * The options {@code args} give, as {@code ./duro bench compare} parses them ({@link CompareCommand}).
+     *
+     * @throws IllegalArgumentException naming the option, when {@code args} are not valid comparison options
+     */
+    public static CompareOptions parse(String... args) {
+        return CompareCommand.parse(args);
     }
 
     /** Seconds of load the matrix runs, the longer first warm-up after each start included (not the start-ups). */

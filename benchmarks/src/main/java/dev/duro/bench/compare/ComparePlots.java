@@ -1,6 +1,12 @@
 package dev.duro.bench.compare;
 
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,89 +14,154 @@ import java.util.Locale;
 import java.util.Optional;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
+import org.knowm.xchart.AnnotationText;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.XYStyler;
+import org.knowm.xchart.style.markers.Marker;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** The comparison's two figures: normalised throughput against % global, and latency CDFs at 0% global. */
+/**
+ * The comparison's two figures, drawn with XChart and written as PNG: normalised throughput against % global
+ * (median per point, min–max bars, a dashed line at the baseline's 1.0), and latency CDFs at the lowest % global
+ * (log-scale latency). Each has a title, a subtitle that says what the figures are relative to, axis titles and a
+ * legend beside the plot.
+ */
 public final class ComparePlots {
+    static {
+        // Rendering to an image needs no display; without this AWT may look for one (and fail on a server).
+        System.setProperty("java.awt.headless", "true");
+    }
+
     public static final String THROUGHPUT_FILE = "throughput-vs-global.png";
     public static final String LATENCY_FILE = "latency-cdf.png";
     static final int WIDTH = 1000;
     static final int HEIGHT = 600;
 
+    /** Palette that stays apart in print and for the colour-blind (Okabe–Ito). */
+    private static final Color[] COLORS = {
+        new Color(0, 114, 178),
+        new Color(213, 94, 0),
+        new Color(0, 158, 115),
+        new Color(204, 121, 167),
+        new Color(86, 180, 233),
+        new Color(230, 159, 0),
+        new Color(0, 0, 0)
+    };
+
+    private static final Marker[] MARKERS = {
+        SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP, SeriesMarkers.DIAMOND
+    };
+
+    /** Horizontal shift between systems' points at one % global, so that their bars do not hide each other. */
+    private static final double DODGE = 1.0;
+
+    /** Room under the title for the subtitle, which XChart does not draw itself. */
+    private static final int TITLE_PADDING = 22;
+
+    /** Height of the subtitle's centre above the bottom edge (XChart's screen-space annotations count from it). */
+    private static final int SUBTITLE_FROM_BOTTOM = HEIGHT - 63;
+
+    private static final BasicStroke LINE = new BasicStroke(2.2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND);
+    private static final BasicStroke BAR = new BasicStroke(1.6f);
+    private static final BasicStroke DASHED =
+            new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 5f}, 0f);
+
     private ComparePlots() {}
 
+    /** A point of a line: x and y in the chart's units. */
+    record Point(double x, double y) {}
+
     public static void write(CompareResults results, Path directory) throws IOException {
-        Optional<Chart> throughput = throughput(results);
+        Optional<XYChart> throughput = throughput(results);
         if (throughput.isPresent()) {
-            throughput.get().writePng(directory.resolve(THROUGHPUT_FILE), WIDTH, HEIGHT);
+            writePng(throughput.get(), directory.resolve(THROUGHPUT_FILE));
         }
-        Optional<Chart> latency = latencyCdf(results);
+        Optional<XYChart> latency = latencyCdf(results);
         if (latency.isPresent()) {
-            latency.get().writePng(directory.resolve(LATENCY_FILE), WIDTH, HEIGHT);
+            writePng(latency.get(), directory.resolve(LATENCY_FILE));
+        }
+    }
+
+    static void writePng(XYChart chart, Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        try (OutputStream out = Files.newOutputStream(file)) {
+            BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
         }
     }
 
     /** Median throughput over the baseline's, with min–max bars, one line per system. */
-    static Optional<Chart> throughput(CompareResults results) {
-        Optional<CompareResults.Baseline> baseline = results.baseline();
-        if (baseline.isEmpty()) {
+    static Optional<XYChart> throughput(CompareResults results) {
+        Optional<CompareResults.Baseline> found = results.baseline();
+        if (found.isEmpty()) {
             return Optional.empty();
         }
-        List<Chart.Series> lines = new ArrayList<>();
-        double highest = 1;
-        for (int i = 0; i < results.systems().size(); i++) {
-            SystemSpec system = results.systems().get(i);
-            List<Chart.Point> points = new ArrayList<>();
-            for (int global : results.globals()) {
-                Optional<PointResult> point = results.point(system.name(), global);
-                if (point.isPresent()) {
-                    Spread s = point.get().throughput().dividedBy(baseline.get().committedPerSecond());
-                    points.add(new Chart.Point(global, s.median(), s.min(), s.max()));
-                    highest = Math.max(highest, s.max());
-                }
-            }
-            if (!points.isEmpty()) {
-                lines.add(new Chart.Series(legendName(system), color(i), marker(i), false, points));
-            }
-        }
-        double step = niceStep(highest * 1.1 / 6);
-        double top = Math.ceil(highest * 1.1 / step) * step;
-        List<Double> yTicks = new ArrayList<>();
-        for (double v = 0; v <= top + step / 2; v += step) {
-            yTicks.add(v);
-        }
-        List<Double> xTicks = new ArrayList<>();
-        for (int v = 0; v <= 100; v += 10) {
-            xTicks.add((double) v);
-        }
-        return Optional.of(new Chart(
+        CompareResults.Baseline baseline = found.get();
+        XYChart chart = chart(
                 "Normalised throughput vs % global transactions",
                 String.format(
                         Locale.ROOT,
                         "1.0 = %s (classical DUR, 3 replicas), %.0f tx/s median; bars: min-max of %d run(s) per point",
-                        baseline.get().system(),
-                        baseline.get().committedPerSecond(),
+                        baseline.system(),
+                        baseline.committedPerSecond(),
                         results.points().get(0).runs().size()),
-                new Chart.Axis(
-                        "global transactions (%)",
-                        -4, 104, false, xTicks, v -> String.format(Locale.ROOT, "%.0f%%", v)),
-                new Chart.Axis(
-                        "throughput / " + baseline.get().system() + " (median, bars min-max)",
-                        0,
-                        top,
-                        false,
-                        yTicks,
-                        v -> String.format(Locale.ROOT, step < 0.1 ? "%.2f" : "%.1f", v)),
-                lines,
-                1.0));
+                "global transactions (%)",
+                "throughput / " + baseline.system() + " (median, bars min-max)");
+        double highest = 1;
+        int systemCount = results.systems().size();
+        for (int i = 0; i < systemCount; i++) {
+            SystemSpec system = results.systems().get(i);
+            double dodge = systemCount < 2 ? 0 : (i - (systemCount - 1) / 2.0) * DODGE;
+            List<Point> medians = new ArrayList<>();
+            for (int global : results.globals()) {
+                Optional<PointResult> point = results.point(system.name(), global);
+                if (point.isEmpty()) {
+                    continue;
+                }
+                Spread s = point.get().throughput().dividedBy(baseline.committedPerSecond());
+                double x = global + dodge;
+                medians.add(new Point(x, s.median()));
+                highest = Math.max(highest, s.max());
+                XYSeries bar = line(
+                        chart,
+                        system.name() + " " + global + "% min-max",
+                        List.of(new Point(x, s.min()), new Point(x, s.max())));
+                bar.setLineColor(color(i)).setLineStyle(BAR);
+                bar.setShowInLegend(false);
+            }
+            if (!medians.isEmpty()) {
+                XYSeries series = line(chart, legendName(system), medians);
+                series.setLineColor(color(i)).setLineStyle(LINE);
+                series.setMarker(MARKERS[i % MARKERS.length]).setMarkerColor(color(i));
+            }
+        }
+        XYSeries reference = line(chart, "1.0", List.of(new Point(-4, 1), new Point(104, 1)));
+        reference.setLineColor(new Color(120, 120, 120)).setLineStyle(DASHED);
+        reference.setShowInLegend(false);
+
+        double step = niceStep(highest * 1.1 / 6);
+        XYStyler styler = chart.getStyler();
+        styler.setXAxisMin(-4.0).setXAxisMax(104.0);
+        styler.setYAxisMin(0.0).setYAxisMax(Math.ceil(highest * 1.1 / step) * step);
+        styler.setxAxisTickLabelsFormattingFunction(v -> String.format(Locale.ROOT, "%.0f%%", v));
+        styler.setYAxisDecimalPattern(step < 0.1 ? "0.00" : "0.0");
+        return Optional.of(chart);
     }
 
     /** CDF of every committed transaction's latency in each system's median run at the lowest % global. */
-    static Optional<Chart> latencyCdf(CompareResults results) {
+    static Optional<XYChart> latencyCdf(CompareResults results) {
         int global =
                 results.globals().stream().mapToInt(Integer::intValue).min().orElse(0);
-        List<Chart.Series> lines = new ArrayList<>();
+        XYChart chart = chart(
+                "Latency CDF at " + global + "% global",
+                "every committed transaction of each system's median-throughput run",
+                "latency (ms, log scale)",
+                "fraction of transactions <= latency");
         double lowest = Double.MAX_VALUE;
         double highest = 0;
+        boolean any = false;
         for (int i = 0; i < results.systems().size(); i++) {
             SystemSpec system = results.systems().get(i);
             Optional<PointResult> point = results.point(system.name(), global);
@@ -101,12 +172,15 @@ public final class ComparePlots {
             if (all.getTotalCount() == 0) {
                 continue;
             }
-            List<Chart.Point> cdf = cdf(all);
+            List<Point> cdf = cdf(all);
             lowest = Math.min(lowest, cdf.get(0).x());
             highest = Math.max(highest, cdf.get(cdf.size() - 1).x());
-            lines.add(new Chart.Series(legendName(system), color(i), Chart.Marker.NONE, true, cdf));
+            XYSeries series = line(chart, legendName(system), steps(cdf));
+            series.setLineColor(color(i)).setLineStyle(LINE);
+            series.setMarker(SeriesMarkers.NONE);
+            any = true;
         }
-        if (lines.isEmpty()) {
+        if (!any) {
             return Optional.empty();
         }
         double min = Math.pow(10, Math.floor(Math.log10(lowest)));
@@ -114,52 +188,104 @@ public final class ComparePlots {
         if (max <= min) {
             max = min * 10;
         }
-        List<Double> xTicks = new ArrayList<>();
-        boolean fewDecades = Math.log10(max / min) <= 3;
-        for (double decade = min; decade <= max * 1.0001; decade *= 10) {
-            xTicks.add(decade);
-            if (fewDecades && decade * 2 < max) {
-                xTicks.add(decade * 2);
-                xTicks.add(decade * 5);
-            }
-        }
-        List<Double> yTicks = new ArrayList<>();
-        for (int v = 0; v <= 10; v++) {
-            yTicks.add(v / 10.0);
-        }
-        return Optional.of(new Chart(
-                "Latency CDF at " + global + "% global",
-                "every committed transaction of each system's median-throughput run",
-                new Chart.Axis("latency (ms, log scale)", min, max, true, xTicks, ComparePlots::millis),
-                new Chart.Axis(
-                        "fraction of transactions <= latency",
-                        0,
-                        1,
-                        false,
-                        yTicks,
-                        v -> String.format(Locale.ROOT, "%.0f%%", 100 * v)),
-                lines,
-                Double.NaN));
+        XYStyler styler = chart.getStyler();
+        styler.setXAxisLogarithmic(true);
+        // Within one decade, ticks at 2 to 9 times its start too; over more their labels would run into each other.
+        styler.setXAxisLogarithmicDecadeOnly(Math.log10(max / min) > 1.0001);
+        styler.setXAxisMin(min).setXAxisMax(max);
+        styler.setYAxisMin(0.0).setYAxisMax(100.0);
+        // Decimal patterns, not formatting functions: with a function XChart places ticks linearly, on a log axis too.
+        styler.setXAxisDecimalPattern("0.##");
+        styler.setYAxisDecimalPattern("0'%'");
+        return Optional.of(chart);
     }
 
-    /** Points (latency in ms, fraction at or below it) of a histogram in microseconds. */
-    static List<Chart.Point> cdf(Histogram histogram) {
-        List<Chart.Point> points = new ArrayList<>();
+    /** A white chart of the figures' size, with the legend beside the plot and the subtitle under the title. */
+    private static XYChart chart(String title, String subtitle, String xTitle, String yTitle) {
+        SubtitledChart chart = new SubtitledChart(subtitle);
+        chart.setTitle(title);
+        chart.setXAxisTitle(xTitle);
+        chart.setYAxisTitle(yTitle);
+        XYStyler styler = chart.getStyler();
+        styler.setChartBackgroundColor(Color.WHITE);
+        styler.setPlotBackgroundColor(Color.WHITE);
+        styler.setPlotBorderColor(Color.BLACK);
+        styler.setPlotGridLinesColor(new Color(225, 225, 225));
+        styler.setChartTitleBoxVisible(false);
+        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
+        styler.setChartTitlePadding(TITLE_PADDING);
+        styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+        styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        styler.setLegendPosition(Styler.LegendPosition.OutsideE);
+        styler.setLegendBackgroundColor(new Color(250, 250, 250));
+        styler.setLegendBorderColor(new Color(180, 180, 180));
+        styler.setLegendSeriesLineLength(30);
+        styler.setAnnotationTextFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        styler.setAnnotationTextFontColor(new Color(80, 80, 80));
+        styler.setAntiAlias(true);
+        return chart;
+    }
+
+    /**
+     * An XY chart with a subtitle under its title, centred over the plot as XChart centres the title. The plot's
+     * place is known only once XChart has laid the chart out, which it does while painting: so the first paint
+     * places the subtitle, and a second one draws it there.
+     */
+    private static final class SubtitledChart extends XYChart {
+        private final AnnotationText subtitle;
+        private double subtitleX = WIDTH / 2.0;
+
+        SubtitledChart(String text) {
+            super(WIDTH, HEIGHT);
+            subtitle = new AnnotationText(text, subtitleX, SUBTITLE_FROM_BOTTOM, true);
+            addAnnotation(subtitle);
+        }
+
+        @Override
+        public void paint(Graphics2D graphics, int width, int height) {
+            super.paint(graphics, width, height);
+            double plotCentre = plot.getBounds().getCenterX();
+            if (plotCentre != subtitleX) {
+                subtitleX = plotCentre;
+                subtitle.setX(plotCentre);
+                super.paint(graphics, width, height);
+            }
+        }
+    }
+
+    private static XYSeries line(XYChart chart, String name, List<Point> points) {
+        double[] xs = points.stream().mapToDouble(Point::x).toArray();
+        double[] ys = points.stream().mapToDouble(Point::y).toArray();
+        XYSeries series = chart.addSeries(name, xs, ys);
+        series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        series.setMarker(SeriesMarkers.NONE);
+        return series;
+    }
+
+    /** Points (latency in ms, percentage of transactions at or below it) of a histogram in microseconds. */
+    static List<Point> cdf(Histogram histogram) {
+        List<Point> points = new ArrayList<>();
         double total = histogram.getTotalCount();
         long seen = 0;
         for (HistogramIterationValue value : histogram.recordedValues()) {
             seen += value.getCountAtValueIteratedTo();
             double millis = Math.max(histogram.highestEquivalentValue(value.getValueIteratedTo()), 1) / 1e3;
-            points.add(Chart.Point.of(millis, seen / total));
+            points.add(new Point(millis, 100 * seen / total));
         }
         return points;
     }
 
-    private static String millis(double value) {
-        if (value >= 1) {
-            return String.format(Locale.ROOT, "%.0f", value);
+    /** A staircase through {@code points}: the fraction holds until the next latency, then rises there. */
+    static List<Point> steps(List<Point> points) {
+        List<Point> staircase = new ArrayList<>(2 * points.size());
+        for (int i = 0; i < points.size(); i++) {
+            if (i > 0) {
+                staircase.add(new Point(points.get(i).x(), points.get(i - 1).y()));
+            }
+            staircase.add(points.get(i));
         }
-        return String.format(Locale.ROOT, value >= 0.1 ? "%.1f" : "%.2f", value);
+        return staircase;
     }
 
     private static String legendName(SystemSpec system) {
@@ -170,14 +296,8 @@ public final class ComparePlots {
         };
     }
 
-    private static java.awt.Color color(int index) {
-        return Chart.COLORS[index % Chart.COLORS.length];
-    }
-
-    private static Chart.Marker marker(int index) {
-        Chart.Marker[] markers = {Chart.Marker.CIRCLE, Chart.Marker.SQUARE, Chart.Marker.TRIANGLE, Chart.Marker.DIAMOND
-        };
-        return markers[index % markers.length];
+    private static Color color(int index) {
+        return COLORS[index % COLORS.length];
     }
 
     /** 1, 2 or 5 times a power of ten, at least {@code rough}. */

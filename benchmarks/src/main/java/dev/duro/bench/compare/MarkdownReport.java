@@ -210,7 +210,7 @@ public final class MarkdownReport {
             - Throughput: median over repetitions, [min-max]; latency percentiles come from the run with the \
             median throughput; abort rate and CPU/tx are medians over repetitions.
             - CPU per committed transaction: CPU time (user + system) over the measured period, divided by commits: \
-            the server processes' (Duro's and DUR's nodes, etcd's members: utime + stime from /proc/<pid>/stat) \
+            the server processes' (Duro's and DUR's nodes, etcd's members, as the JDK's ProcessHandle reports each) \
             and the load generator's JVM (the clients), and their sum; n/a where the nodes ran inside the load \
             generator (--in-process).
             - The targets compare medians; on a small shared machine they say little about the protocol at scale.

@@ -1,5 +1,7 @@
 package dev.duro.bench.load;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -30,6 +32,7 @@ public final class EtcdCluster implements AutoCloseable {
 
     private static final Duration HEALTHY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dataDirectory;
     private final List<Process> members = new ArrayList<>();
@@ -144,14 +147,18 @@ public final class EtcdCluster implements AutoCloseable {
     private static boolean healthy(HttpClient http, HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200
-                    && response.body().replace(" ", "").contains("\"health\":\"true\"");
+            return response.statusCode() == 200 && reportsHealthy(response.body());
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for etcd", e);
         }
+    }
+
+    /** Whether a member's {@code /health} answer, e.g. {@code {"health":"true","reason":""}}, says it is healthy. */
+    static boolean reportsHealthy(String body) throws JsonProcessingException {
+        return JSON.readTree(body).path("health").asText().equals("true");
     }
 
     private String logTail(int index) {
@@ -173,7 +180,7 @@ public final class EtcdCluster implements AutoCloseable {
         return members.stream().map(Process::pid).toList();
     }
 
-    /** CPU (user + system, nanoseconds) the members have used so far, from {@code /proc/<pid>/stat}. */
+    /** CPU (user + system, nanoseconds) the members have used so far ({@link ProcessCpu}). */
     public long cpuNanos() {
         return ProcessCpu.nanos(members.stream().map(Process::pid).toList());
     }

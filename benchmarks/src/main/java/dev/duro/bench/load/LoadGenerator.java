@@ -2,7 +2,6 @@ package dev.duro.bench.load;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -85,14 +84,14 @@ public final class LoadGenerator {
         aborts.values().forEach(LongAdder::reset);
         errors.reset();
         long[] batchingBefore = target.commandsAndEntries();
-        long clientCpuBefore = processCpuNanos();
+        long clientCpuBefore = ProcessCpu.thisProcessNanos();
         long serverCpuBefore = target.serverCpuNanos();
         long started = System.nanoTime();
         measuring.set(true);
         progress("measure", options.duration());
         measuring.set(false);
         double seconds = (System.nanoTime() - started) / 1e9;
-        long clientCpu = processCpuNanos() - clientCpuBefore;
+        long clientCpu = ProcessCpu.thisProcessNanos() - clientCpuBefore;
         long serverCpuAfter = target.serverCpuNanos();
         // Negative when the servers cannot be measured apart (in this JVM): then this process's CPU is all of it.
         double serverCpuSeconds =
@@ -170,13 +169,5 @@ public final class LoadGenerator {
                 }
             }
         }
-    }
-
-    private static long processCpuNanos() {
-        var os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            return sun.getProcessCpuTime();
-        }
-        return 0;
     }
 }

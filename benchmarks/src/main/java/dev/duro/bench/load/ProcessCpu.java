@@ -1,24 +1,18 @@
 package dev.duro.bench.load;
 
-import com.google.common.base.CharMatcher;
-import com.google.common.base.Splitter;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 
 /**
- * CPU time of another process, read from Linux's {@code /proc/<pid>/stat}: {@code utime + stime}, fields 14 and
- * 15, in clock ticks of {@link #TICKS_PER_SECOND} (Linux reports USER_HZ = 100 to user space on every common
- * architecture). Threads that have exited are included; children are not (etcd has none).
+ * CPU time (user + system) of processes, from the JDK's {@link ProcessHandle.Info#totalCpuDuration()}: the
+ * operating system's own account, in its own clock ticks. It covers a process's threads, exited ones included, but
+ * not its child processes. The processes measured are the ones that do the work: each Duro node is a {@code java}
+ * process the load generator starts itself, or {@code ./duro local} starts with {@code nohup java} (which becomes
+ * the JVM, so the pid in {@code data/n*.pid} is the JVM's); each etcd member is the {@code etcd} binary itself,
+ * which starts no children.
  */
 final class ProcessCpu {
-    static final long TICKS_PER_SECOND = 100;
-    private static final Splitter WHITESPACE =
-            Splitter.on(CharMatcher.whitespace()).omitEmptyStrings();
-
     private ProcessCpu() {}
 
     /** CPU nanoseconds used so far by all of {@code pids}, each counted as {@link #nanos(long)} does. */
@@ -30,30 +24,28 @@ final class ProcessCpu {
         return total;
     }
 
-    /** CPU nanoseconds used so far by {@code pid}; 0 once it is gone (or off Linux). */
+    /**
+     * CPU nanoseconds used so far by process {@code pid}; 0 once it is gone, or where the system does not tell
+     * (another user's process on some systems).
+     */
     static long nanos(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-            return ticks(stat) * (1_000_000_000L / TICKS_PER_SECOND);
-        } catch (IOException e) {
-            return 0;
-        }
+        return ProcessHandle.of(pid)
+                .flatMap(process -> process.info().totalCpuDuration())
+                .map(Duration::toNanos)
+                .orElse(0L);
     }
 
     /**
-     * {@code utime + stime} of one {@code /proc/<pid>/stat} line. The command name (field 2) is in parentheses
-     * and may hold spaces or parentheses itself, so the fields are counted from the last ')'.
+     * CPU nanoseconds this JVM has used so far. The platform bean's figure, where it has one, is finer than the
+     * process handle's (nanoseconds rather than clock ticks), which counts over a short measured period.
      */
-    static long ticks(String statLine) {
-        int end = statLine.lastIndexOf(')');
-        if (end < 0) {
-            throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + statLine);
+    static long thisProcessNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            long nanos = os.getProcessCpuTime();
+            if (nanos >= 0) {
+                return nanos;
+            }
         }
-        List<String> fields = WHITESPACE.splitToList(statLine.substring(end + 1));
-        // fields.get(0) is field 3 (state), so field n is fields.get(n - 3).
-        if (fields.size() < 13) {
-            throw new IllegalArgumentException("/proc/<pid>/stat line too short: " + statLine);
-        }
-        return Long.parseLong(fields.get(14 - 3)) + Long.parseLong(fields.get(15 - 3));
+        return nanos(ProcessHandle.current().pid());
     }
 }

@@ -5,8 +5,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /** The result of one load run: printed as a table, written as JSON and CSV. */
@@ -202,68 +204,45 @@ public final class Report {
 
     public void write(Path directory) throws IOException {
         Files.createDirectories(directory);
-        Files.writeString(directory.resolve("result.json"), json(), StandardCharsets.UTF_8);
+        json().write(directory.resolve("result.json"));
         Files.writeString(directory.resolve("result.csv"), csv(), StandardCharsets.UTF_8);
     }
 
-    private String json() {
-        StringBuilder out = new StringBuilder("{\n");
-        out.append(String.format(
-                Locale.ROOT,
-                "  \"system\": \"%s\", \"workload\": \"%s\", \"globalPercent\": %d, \"globalPartitions\": %d,"
-                        + " \"partitions\": %d,"
-                        + " \"replicas\": %d, \"clients\": %d, \"seconds\": %.3f, \"cores\": %d,\n",
+    /** What {@code result.json} holds: the figures {@link #print} shows, rounded as the file gives them. */
+    ResultJson json() {
+        Map<String, ResultJson.LatencyClass> classes = new LinkedHashMap<>();
+        for (Map.Entry<TxKind, Histogram> entry : latencies.entrySet()) {
+            Histogram h = entry.getValue();
+            classes.put(
+                    entry.getKey().name(),
+                    new ResultJson.LatencyClass(
+                            committed.get(entry.getKey()),
+                            ResultJson.decimal(ms(h, 50), 3),
+                            ResultJson.decimal(ms(h, 90), 3),
+                            ResultJson.decimal(ms(h, 99), 3),
+                            ResultJson.decimal(ms(h, 99.9), 3),
+                            ResultJson.decimal(h.getMaxValue() / 1e3, 3)));
+        }
+        return new ResultJson(
                 system,
-                options.workload(),
+                options.workload().label(),
                 options.globalPercent(),
                 options.globalPartitions(),
                 options.partitions(),
                 options.replicas(),
                 options.clients(),
-                seconds,
-                Runtime.getRuntime().availableProcessors()));
-        out.append(String.format(
-                Locale.ROOT,
-                "  \"committedPerSecond\": %.1f, \"abortRate\": %.5f, \"errors\": %d, \"cpuMillisPerCommit\": %.4f,"
-                        + " \"serverCpuMillisPerCommit\": %s, \"clientCpuMillisPerCommit\": %s,"
-                        + " \"commandsPerLogEntry\": %s, \"logEntriesPerSecond\": %s,\n",
-                committed() / seconds,
-                abortRate(),
+                ResultJson.decimal(seconds, 3),
+                Runtime.getRuntime().availableProcessors(),
+                ResultJson.decimal(committed() / seconds, 1),
+                ResultJson.decimal(abortRate(), 5),
                 errors,
-                committed() == 0 ? 0 : 1e3 * cpu.total() / committed(),
-                precise(perCommitMillis(cpu.server())),
-                precise(perCommitMillis(cpu.client())),
-                number(commandsPerEntry),
-                number(entriesPerSecond)));
-        out.append("  \"aborts\": {");
-        String separator = "";
-        for (Map.Entry<String, Long> entry : aborted.entrySet()) {
-            out.append(separator)
-                    .append('"')
-                    .append(entry.getKey())
-                    .append("\": ")
-                    .append(entry.getValue());
-            separator = ", ";
-        }
-        out.append("},\n  \"classes\": {\n");
-        separator = "";
-        for (Map.Entry<TxKind, Histogram> entry : latencies.entrySet()) {
-            Histogram h = entry.getValue();
-            out.append(separator)
-                    .append(String.format(
-                            Locale.ROOT,
-                            "    \"%s\": {\"committed\": %d, \"p50Ms\": %.3f, \"p90Ms\": %.3f, \"p99Ms\": %.3f, \"p999Ms\": %.3f,"
-                                    + " \"maxMs\": %.3f}",
-                            entry.getKey().name(),
-                            committed.get(entry.getKey()),
-                            ms(h, 50),
-                            ms(h, 90),
-                            ms(h, 99),
-                            ms(h, 99.9),
-                            h.getMaxValue() / 1e3));
-            separator = ",\n";
-        }
-        return out.append("\n  }\n}\n").toString();
+                ResultJson.decimal(committed() == 0 ? 0 : 1e3 * cpu.total() / committed(), 4),
+                ResultJson.decimal(perCommitMillis(cpu.server()), 4),
+                ResultJson.decimal(perCommitMillis(cpu.client()), 4),
+                ResultJson.decimal(commandsPerEntry, 2),
+                ResultJson.decimal(entriesPerSecond, 2),
+                new TreeMap<>(aborted),
+                classes);
     }
 
     private String cpuLine(double seconds, String whyUnknown) {
@@ -274,14 +253,6 @@ public final class Report {
             return "n/a ms per committed tx (not measured: give --server-pids with --cluster)";
         }
         return String.format(Locale.ROOT, "%.3f ms per committed tx", perCommitMillis(seconds));
-    }
-
-    private static String precise(double value) {
-        return Double.isNaN(value) ? "null" : String.format(Locale.ROOT, "%.4f", value);
-    }
-
-    private static String number(double value) {
-        return Double.isNaN(value) ? "null" : String.format(Locale.ROOT, "%.2f", value);
     }
 
     private String csv() {

@@ -2,6 +2,7 @@ package dev.duro.bench.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.bench.load.LoadOptions;
 import dev.duro.bench.load.SystemKind;
@@ -47,5 +48,44 @@ class CompareOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> SystemSpec.parse("dur-2x3"));
         assertThrows(IllegalArgumentException.class, () -> SystemSpec.parse("mysql"));
         assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(new String[] {"--globals", "120"}));
+    }
+
+    @Test
+    void everyOptionReachesItsField() {
+        CompareOptions o = CompareOptions.parse(
+                "--workload", "b",
+                "--clients", "8",
+                "--duration", "4",
+                "--warmup", "1",
+                "--repetitions", "2",
+                "--systems", "duro-2x3, dur-1x6",
+                "--globals", "0, 25,100",
+                "--keys-per-partition", "500",
+                "--out", "/tmp/compare");
+        assertEquals("B", o.workload());
+        assertEquals(8, o.clients());
+        assertEquals(4, o.durationSeconds());
+        assertEquals(1, o.warmupSeconds());
+        assertEquals(2, o.repetitions());
+        assertEquals(
+                List.of("duro-2x3", "dur-1x6"),
+                o.systems().stream().map(SystemSpec::name).toList());
+        assertEquals(List.of(0, 25, 100), o.globals());
+        assertEquals(500, o.keysPerPartition());
+        assertEquals(Path.of("/tmp/compare"), o.outputDirectory());
+    }
+
+    @Test
+    void aBadValueIsRefusedNamingTheOption() {
+        for (String[] args : new String[][] {
+            {"--repetitions", "many"}, {"--workload", "Z"}, {"--systems", "mysql"}, {"--globals", "ten"}
+        }) {
+            IllegalArgumentException refused =
+                    assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse(args));
+            assertTrue(refused.getMessage().contains("'" + args[0] + "'"), refused.getMessage());
+        }
+        IllegalArgumentException twice =
+                assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse("--systems", "etcd-3,etcd-3"));
+        assertTrue(twice.getMessage().contains("--systems names a system twice"), twice.getMessage());
     }
 }

@@ -2,14 +2,19 @@ package dev.duro.bench.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
 
+/** The comparison's figures: XChart line charts written as PNG files of the chosen size. */
 class ComparePlotsTest {
     @TempDir
     Path directory;
@@ -34,6 +39,33 @@ class ComparePlotsTest {
             }
         }
         return ink;
+    }
+
+    @Test
+    void theLegendNamesEachSystemOnceAndLeavesOutTheBarsAndTheBaselineLine() {
+        XYChart throughput = ComparePlots.throughput(Fixtures.matrix()).orElseThrow();
+        assertEquals(
+                List.of("DUR 1x3 (duro-1x3)", "Duro 2x3 (S-DUR)", "DUR 1x6 (dur-1x6)", "etcd, 3 members"),
+                legend(throughput));
+        XYChart latency = ComparePlots.latencyCdf(Fixtures.matrix()).orElseThrow();
+        assertEquals(4, legend(latency).size());
+        assertTrue(latency.getStyler().isXAxisLogarithmic());
+    }
+
+    private static List<String> legend(XYChart chart) {
+        return chart.getSeriesMap().values().stream()
+                .filter(XYSeries::isShowInLegend)
+                .map(XYSeries::getName)
+                .toList();
+    }
+
+    @Test
+    void aCdfRisesAsAStaircase() {
+        List<ComparePlots.Point> steps =
+                ComparePlots.steps(List.of(new ComparePlots.Point(1, 0.5), new ComparePlots.Point(2, 1)));
+        assertEquals(
+                List.of(new ComparePlots.Point(1, 0.5), new ComparePlots.Point(2, 0.5), new ComparePlots.Point(2, 1)),
+                steps);
     }
 
     @Test
