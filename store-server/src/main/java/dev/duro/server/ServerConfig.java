@@ -1,6 +1,5 @@
 package dev.duro.server;
 
-import dev.duro.consensus.ConsensusSettings;
 import dev.duro.core.Limits;
 import dev.duro.core.certify.CertifierSettings;
 import dev.duro.core.engine.EngineSettings;
@@ -88,10 +87,12 @@ public final class ServerConfig {
     @Nullable
     private final String bindHost;
 
+    private final Set<String> keysRead;
+
     private ServerConfig(Parser in) {
-        clusterName = in.string("cluster.name", "duro");
-        nodeId = in.string("node.id", null);
-        String dataDir = in.string("data.dir", "data/" + (nodeId == null ? "node" : nodeId));
+        clusterName = in.string(Settings.CLUSTER_NAME);
+        nodeId = in.string(Settings.NODE_ID);
+        String dataDir = in.string(Settings.DATA_DIR.key(), "data/" + (nodeId == null ? "node" : nodeId));
         if (dataDir.indexOf(',') >= 0) {
             // Ratis reads its storage setting as a comma-separated list, so such a path would not be found.
             in.problem("data.dir", "must not contain a comma (got '" + dataDir + "')");
@@ -99,45 +100,39 @@ public final class ServerConfig {
         dataDirectory = Path.of(dataDir.replace(',', '_'));
         nodes = in.nodes();
         placement = in.placement(nodes);
-        partitioner = in.string("cluster.partitioner", "hash");
+        partitioner = in.string(Settings.CLUSTER_PARTITIONER);
         limits = new Limits(
-                in.integer("limits.key-bytes-max", Limits.DEFAULT.keyBytesMax(), 1, Limits.CEILING.keyBytesMax()),
-                in.integer("limits.value-bytes-max", Limits.DEFAULT.valueBytesMax(), 1, Limits.CEILING.valueBytesMax()),
-                in.integer(
-                        "limits.transaction-keys-max",
-                        Limits.DEFAULT.transactionKeysMax(),
-                        1,
-                        Limits.CEILING.transactionKeysMax()));
+                in.integer(Settings.KEY_BYTES_MAX),
+                in.integer(Settings.VALUE_BYTES_MAX),
+                in.integer(Settings.TRANSACTION_KEYS_MAX));
         CertifierSettings certification = CertifierSettings.DEFAULT
-                .withWindowTransactions(in.integer("certification.window-transactions", 100_000, 1, 10_000_000))
-                .withBloomReadSetKeysMin(
-                        in.integer("certification.bloom-read-set-keys-min", 1024, 0, Integer.MAX_VALUE));
+                .withWindowTransactions(in.integer(Settings.WINDOW_TRANSACTIONS))
+                .withBloomReadSetKeysMin(in.integer(Settings.BLOOM_READ_SET_KEYS_MIN));
         // The retention windows. Any values are safe (docs/window-safety.md): smaller ones only turn more late
         // retries into OUTCOME_UNKNOWN, more old snapshots into SNAPSHOT_TOO_OLD, more votes into resends.
         engine = new EngineSettings(
                 certification,
-                in.integer("engine.snapshots-retained", 100_000, 1, Integer.MAX_VALUE),
-                in.integer("engine.outcomes-retained", 100_000, 1, 10_000_000),
-                in.integer("engine.buffered-votes-max", EngineSettings.DEFAULT.bufferedVotesMax(), 1, 10_000_000),
-                in.integer("engine.vote-resend-after-millis", 50, 1, 60_000),
+                in.integer(Settings.SNAPSHOTS_RETAINED),
+                in.integer(Settings.OUTCOMES_RETAINED),
+                in.integer(Settings.BUFFERED_VOTES_MAX),
+                in.integer(Settings.VOTE_RESEND_AFTER_MILLIS),
                 // Longer than a Raft election (1-2 s): a leader change alone must not abort global transactions
                 // whose part is still in flight at that partition.
-                in.integer("engine.abort-request-after-millis", 3_000, 1, 600_000));
-        fsync = in.bool("raft.fsync", true);
-        snapshotEveryEntries = in.integer("raft.snapshot-every-entries", 20_000, 1, Integer.MAX_VALUE);
-        batchCommandsMax = in.integer("raft.batch-commands-max", 1_000, 1, 100_000);
-        proposalsInFlightMax =
-                in.integer("raft.proposals-in-flight-max", ConsensusSettings.PROPOSALS_IN_FLIGHT_DEFAULT, 1, 64);
-        readWaitMax = Duration.ofMillis(in.integer("server.read-wait-millis-max", 2_000, 0, 600_000));
-        commitTimeout = Duration.ofMillis(in.integer("server.commit-timeout-millis", 10_000, 1, 600_000));
-        coordinatorLagMax = in.integer("server.coordinator-lag-max", 1_000, 0, Integer.MAX_VALUE);
-        httpPort = in.integer("server.http-port", -1, -1, 65_535);
-        inflightCommitsMax = in.integer("server.inflight-commits-max", 10_000, 1, 10_000_000);
-        tickInterval = Duration.ofMillis(in.integer("server.tick-millis", 10, 1, 10_000));
-        frontierInterval = Duration.ofMillis(in.integer("server.frontier-millis", 5, 1, 10_000));
-        frameBytesMax = in.integer("server.frame-bytes-max", 64 << 20, 1 << 16, 1 << 30);
-        bindHost = in.string("server.bind-host", null);
-        logFormat = in.string("log.format", "text");
+                in.integer(Settings.ABORT_REQUEST_AFTER_MILLIS));
+        fsync = in.bool(Settings.FSYNC);
+        snapshotEveryEntries = in.integer(Settings.SNAPSHOT_EVERY_ENTRIES);
+        batchCommandsMax = in.integer(Settings.BATCH_COMMANDS_MAX);
+        proposalsInFlightMax = in.integer(Settings.PROPOSALS_IN_FLIGHT_MAX);
+        readWaitMax = Duration.ofMillis(in.integer(Settings.READ_WAIT_MILLIS_MAX));
+        commitTimeout = Duration.ofMillis(in.integer(Settings.COMMIT_TIMEOUT_MILLIS));
+        coordinatorLagMax = in.integer(Settings.COORDINATOR_LAG_MAX);
+        httpPort = in.integer(Settings.HTTP_PORT);
+        inflightCommitsMax = in.integer(Settings.INFLIGHT_COMMITS_MAX);
+        tickInterval = Duration.ofMillis(in.integer(Settings.TICK_MILLIS));
+        frontierInterval = Duration.ofMillis(in.integer(Settings.FRONTIER_MILLIS));
+        frameBytesMax = in.integer(Settings.FRAME_BYTES_MAX);
+        bindHost = in.string(Settings.BIND_HOST);
+        logFormat = in.string(Settings.LOG_FORMAT);
         if (!LOG_FORMATS.contains(logFormat)) {
             in.problem("log.format", "must be one of " + LOG_FORMATS + ", was '" + logFormat + "'");
         }
@@ -159,6 +154,7 @@ public final class ServerConfig {
         }
         in.rejectUnknownKeys();
         in.failIfProblems();
+        keysRead = Set.copyOf(in.used);
     }
 
     /**
@@ -328,6 +324,11 @@ public final class ServerConfig {
         }
     }
 
+    /** The keys this configuration was read with, per-node and per-partition ones spelt out. */
+    Set<String> keysRead() {
+        return keysRead;
+    }
+
     /** Reads typed values, remembering which keys were used and every problem found. */
     private static final class Parser {
         private final Properties properties;
@@ -367,6 +368,18 @@ public final class ServerConfig {
             return value == null || value.isBlank() ? fallback : value.trim();
         }
 
+        String string(Settings.Text setting) {
+            return string(setting.key(), setting.defaultValue());
+        }
+
+        int integer(Settings.Int setting) {
+            return integer(setting.key(), setting.defaultValue(), setting.min(), setting.max());
+        }
+
+        boolean bool(Settings.Flag setting) {
+            return bool(setting.key(), setting.defaultValue());
+        }
+
         int integer(String key, int fallback, int minimum, int maximum) {
             String text = string(key, null);
             if (text == null) {
@@ -399,7 +412,7 @@ public final class ServerConfig {
 
         Map<String, Node> nodes() {
             Map<String, Node> nodes = new LinkedHashMap<>();
-            String list = string("cluster.nodes", null);
+            String list = string(Settings.CLUSTER_NODES);
             if (list == null) {
                 problem("cluster.nodes", "is required (comma-separated node ids)");
                 return nodes;
@@ -411,8 +424,8 @@ public final class ServerConfig {
                     problem("cluster.nodes", "has an invalid node id '" + id + "' (letters, digits, - and _)");
                     continue;
                 }
-                HostPort address = hostPort("node." + id + ".address");
-                HostPort raft = hostPort("node." + id + ".raft");
+                HostPort address = hostPort(Settings.NODE_ADDRESS.keyFor(id));
+                HostPort raft = hostPort(Settings.NODE_RAFT.keyFor(id));
                 if (address == null || raft == null) {
                     continue;
                 }
@@ -421,7 +434,7 @@ public final class ServerConfig {
                         problem("node." + id, "reuses endpoint " + endpoint);
                     }
                 }
-                HostPort advertised = optionalHostPort("node." + id + ".advertise", address);
+                HostPort advertised = optionalHostPort(Settings.NODE_ADVERTISE.keyFor(id), address);
                 if (nodes.put(id, new Node(id, address, raft, advertised)) != null) {
                     problem("cluster.nodes", "lists " + id + " twice");
                 }
@@ -448,8 +461,13 @@ public final class ServerConfig {
         }
 
         List<List<String>> placement(Map<String, Node> nodes) {
-            int partitions = integer("cluster.partitions", 1, 1, 4096);
-            int replication = integer("cluster.replication", Math.min(3, Math.max(1, nodes.size())), 1, 15);
+            int partitions = integer(Settings.CLUSTER_PARTITIONS);
+            Settings.Int replicationSetting = Settings.CLUSTER_REPLICATION;
+            int replication = integer(
+                    replicationSetting.key(),
+                    Math.min(replicationSetting.defaultValue(), Math.max(1, nodes.size())),
+                    replicationSetting.min(),
+                    replicationSetting.max());
             List<String> ids = new ArrayList<>(nodes.keySet());
             List<List<String>> placement = new ArrayList<>(partitions);
             if (ids.isEmpty()) {
@@ -460,7 +478,7 @@ public final class ServerConfig {
                 replication = ids.size();
             }
             for (int p = 0; p < partitions; p++) {
-                String explicit = string("partition." + p + ".replicas", null);
+                String explicit = string(Settings.PARTITION_REPLICAS.keyFor(p), null);
                 List<String> replicas = new ArrayList<>();
                 if (explicit != null) {
                     for (String raw : explicit.split(",")) {
