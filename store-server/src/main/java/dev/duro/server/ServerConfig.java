@@ -9,15 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import javax.annotation.Nullable;
 
 /**
@@ -89,7 +85,7 @@ public final class ServerConfig {
 
     private final Set<String> keysRead;
 
-    private ServerConfig(Parser in) {
+    private ServerConfig(ConfigParser in) {
         clusterName = in.string(Settings.CLUSTER_NAME);
         nodeId = in.string(Settings.NODE_ID);
         String dataDir = in.string(Settings.DATA_DIR.key(), "data/" + (nodeId == null ? "node" : nodeId));
@@ -154,7 +150,7 @@ public final class ServerConfig {
         }
         in.rejectUnknownKeys();
         in.failIfProblems();
-        keysRead = Set.copyOf(in.used);
+        keysRead = Set.copyOf(in.usedKeys());
     }
 
     /**
@@ -173,12 +169,12 @@ public final class ServerConfig {
             properties.load(reader);
         }
         overrides.forEach(properties::setProperty);
-        return new ServerConfig(new Parser(properties, environment, overrides.keySet()));
+        return new ServerConfig(new ConfigParser(properties, environment, overrides.keySet()));
     }
 
     /** Validates a configuration given as properties. */
     public static ServerConfig of(Properties properties) {
-        return new ServerConfig(new Parser(properties, Map.of(), Set.of()));
+        return new ServerConfig(new ConfigParser(properties, Map.of(), Set.of()));
     }
 
     /**
@@ -195,7 +191,7 @@ public final class ServerConfig {
                 + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
-    private static boolean reservedForTools(String variable) {
+    static boolean reservedForTools(String variable) {
         return variable.equals("DURO_JAVA_OPTS") || variable.startsWith("DURO_JEPSEN_");
     }
 
@@ -327,200 +323,5 @@ public final class ServerConfig {
     /** The keys this configuration was read with, per-node and per-partition ones spelt out. */
     Set<String> keysRead() {
         return keysRead;
-    }
-
-    /** Reads typed values, remembering which keys were used and every problem found. */
-    private static final class Parser {
-        private final Properties properties;
-        /** The settings' environment variables, by name. */
-        private final Map<String, String> environment = new TreeMap<>();
-        /** Keys given on the command line: they win over the environment. */
-        private final Set<String> overridden;
-
-        private final Set<String> used = new TreeSet<>();
-        private final Set<String> usedVariables = new TreeSet<>();
-        private final List<String> problems = new ArrayList<>();
-
-        Parser(Properties properties, Map<String, String> environment, Set<String> overridden) {
-            this.properties = properties;
-            this.overridden = Set.copyOf(overridden);
-            environment.forEach((name, value) -> {
-                if (name.startsWith(ENVIRONMENT_PREFIX) && !reservedForTools(name)) {
-                    this.environment.put(name, value);
-                }
-            });
-        }
-
-        void problem(String key, String message) {
-            problems.add(key + " " + message);
-        }
-
-        String string(String key, String fallback) {
-            used.add(key);
-            String value = properties.getProperty(key);
-            String variable = environmentName(key);
-            if (environment.containsKey(variable)) {
-                usedVariables.add(variable);
-                if (!overridden.contains(key)) {
-                    value = environment.get(variable);
-                }
-            }
-            return value == null || value.isBlank() ? fallback : value.trim();
-        }
-
-        String string(Settings.Text setting) {
-            return string(setting.key(), setting.defaultValue());
-        }
-
-        int integer(Settings.Int setting) {
-            return integer(setting.key(), setting.defaultValue(), setting.min(), setting.max());
-        }
-
-        boolean bool(Settings.Flag setting) {
-            return bool(setting.key(), setting.defaultValue());
-        }
-
-        int integer(String key, int fallback, int minimum, int maximum) {
-            String text = string(key, null);
-            if (text == null) {
-                return fallback;
-            }
-            try {
-                int value = Integer.parseInt(text.replace("_", ""));
-                if (value < minimum || value > maximum) {
-                    problem(key, "must be in [" + minimum + ", " + maximum + "], was " + value);
-                    return fallback;
-                }
-                return value;
-            } catch (NumberFormatException e) {
-                problem(key, "is not an integer: '" + text + "'");
-                return fallback;
-            }
-        }
-
-        boolean bool(String key, boolean fallback) {
-            String text = string(key, null);
-            if (text == null) {
-                return fallback;
-            }
-            if (!text.equals("true") && !text.equals("false")) {
-                problem(key, "must be true or false, was '" + text + "'");
-                return fallback;
-            }
-            return Boolean.parseBoolean(text);
-        }
-
-        Map<String, Node> nodes() {
-            Map<String, Node> nodes = new LinkedHashMap<>();
-            String list = string(Settings.CLUSTER_NODES);
-            if (list == null) {
-                problem("cluster.nodes", "is required (comma-separated node ids)");
-                return nodes;
-            }
-            Set<String> endpoints = new TreeSet<>();
-            for (String raw : list.split(",")) {
-                String id = raw.trim();
-                if (!id.matches("[A-Za-z0-9_-]{1,64}")) {
-                    problem("cluster.nodes", "has an invalid node id '" + id + "' (letters, digits, - and _)");
-                    continue;
-                }
-                HostPort address = hostPort(Settings.NODE_ADDRESS.keyFor(id));
-                HostPort raft = hostPort(Settings.NODE_RAFT.keyFor(id));
-                if (address == null || raft == null) {
-                    continue;
-                }
-                for (HostPort endpoint : List.of(address, raft)) {
-                    if (!endpoints.add(endpoint.toString()) && endpoint.port() != 0) {
-                        problem("node." + id, "reuses endpoint " + endpoint);
-                    }
-                }
-                HostPort advertised = optionalHostPort(Settings.NODE_ADVERTISE.keyFor(id), address);
-                if (nodes.put(id, new Node(id, address, raft, advertised)) != null) {
-                    problem("cluster.nodes", "lists " + id + " twice");
-                }
-            }
-            return nodes;
-        }
-
-        private HostPort optionalHostPort(String key, HostPort fallback) {
-            return string(key, null) == null ? fallback : hostPort(key);
-        }
-
-        private HostPort hostPort(String key) {
-            String text = string(key, null);
-            if (text == null) {
-                problem(key, "is required (host:port)");
-                return null;
-            }
-            try {
-                return HostPort.parse(text);
-            } catch (IllegalArgumentException e) {
-                problem(key, e.getMessage());
-                return null;
-            }
-        }
-
-        List<List<String>> placement(Map<String, Node> nodes) {
-            int partitions = integer(Settings.CLUSTER_PARTITIONS);
-            Settings.Int replicationSetting = Settings.CLUSTER_REPLICATION;
-            int replication = integer(
-                    replicationSetting.key(),
-                    Math.min(replicationSetting.defaultValue(), Math.max(1, nodes.size())),
-                    replicationSetting.min(),
-                    replicationSetting.max());
-            List<String> ids = new ArrayList<>(nodes.keySet());
-            List<List<String>> placement = new ArrayList<>(partitions);
-            if (ids.isEmpty()) {
-                return placement;
-            }
-            if (replication > ids.size()) {
-                problem("cluster.replication", "is " + replication + " but only " + ids.size() + " nodes exist");
-                replication = ids.size();
-            }
-            for (int p = 0; p < partitions; p++) {
-                String explicit = string(Settings.PARTITION_REPLICAS.keyFor(p), null);
-                List<String> replicas = new ArrayList<>();
-                if (explicit != null) {
-                    for (String raw : explicit.split(",")) {
-                        String id = raw.trim();
-                        if (!nodes.containsKey(id)) {
-                            problem("partition." + p + ".replicas", "names unknown node '" + id + "'");
-                        } else if (replicas.contains(id)) {
-                            problem("partition." + p + ".replicas", "names " + id + " twice");
-                        } else {
-                            replicas.add(id);
-                        }
-                    }
-                } else {
-                    for (int r = 0; r < replication; r++) {
-                        replicas.add(ids.get((p + r) % ids.size())); // round robin spreads the leaders
-                    }
-                }
-                if (replicas.isEmpty()) {
-                    problem("partition." + p + ".replicas", "is empty");
-                }
-                placement.add(List.copyOf(replicas));
-            }
-            return placement;
-        }
-
-        void rejectUnknownKeys() {
-            for (String key : properties.stringPropertyNames()) {
-                if (!used.contains(key)) {
-                    problem(key, "is not a known setting (misspelt?)");
-                }
-            }
-            for (String variable : environment.keySet()) {
-                if (!usedVariables.contains(variable)) {
-                    problems.add("environment variable " + variable + " names no setting (misspelt?)");
-                }
-            }
-        }
-
-        void failIfProblems() {
-            if (!problems.isEmpty()) {
-                throw new InvalidConfigException(problems);
-            }
-        }
     }
 }
