@@ -5,19 +5,12 @@ import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.store.SnapshotTooOldException;
 import dev.duro.core.wire.ClientRequest;
-import dev.duro.core.wire.ClusterInfoReply;
-import dev.duro.core.wire.ClusterInfoRequest;
-import dev.duro.core.wire.ErrorCode;
-import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.ReplicaStatusReply;
 import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
 import dev.duro.core.wire.SnapshotVectorReply;
 import dev.duro.core.wire.SnapshotVectorRequest;
-import dev.duro.core.wire.WireCodec;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,13 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -54,39 +41,20 @@ import java.util.function.LongFunction;
  * <p>Thread-safe; share one client per application. Transactions are not thread-safe.
  */
 public final class DuroClient implements AutoCloseable {
-    /** How old the cluster view may grow before {@link #cluster()} refreshes it in the background. */
-    static final Duration VIEW_REFRESH = Duration.ofSeconds(2);
-
-    private final List<HostPort> seeds;
-    private final Duration requestTimeout;
     private final RetryPolicy retryPolicy;
-    private final WireCodec codec;
-    private final EventLoopGroup group;
-    private final int frameBytesMax;
+    private final Transport transport;
+    private final ClusterViews views;
     private final long clientId;
     private final AtomicLong sequence = new AtomicLong();
-    private final AtomicLong requestIds = new AtomicLong();
-    private final Map<HostPort, NodeConnection> connections = new ConcurrentHashMap<>();
     /** Per partition, the newest version this client committed there: reads never go below it. */
     private final Map<Integer, Long> sessionTokens = new ConcurrentHashMap<>();
     /** Nodes that recently could not serve: tried last for a while. */
     private final NodeHealth health = new NodeHealth(System::nanoTime);
 
-    private volatile ClusterView view;
-    /** When {@link #view} was fetched ({@link System#nanoTime()}). */
-    private volatile long viewFetchedNanos;
-    /** Whether a background refresh of the view is under way. */
-    private final AtomicBoolean refreshingView = new AtomicBoolean();
-
     private DuroClient(Builder builder) {
-        this.seeds = List.copyOf(builder.seeds);
-        this.requestTimeout = builder.requestTimeout;
         this.retryPolicy = builder.retryPolicy;
-        // Replies are decoded within the largest limits any cluster may have; the cluster's own are checked
-        // before sending (limits()).
-        this.codec = new WireCodec(Limits.CEILING);
-        this.frameBytesMax = builder.frameBytesMax;
-        this.group = new NioEventLoopGroup(builder.ioThreads, daemonThreads());
+        this.transport = new Transport(builder.ioThreads, builder.requestTimeout, builder.frameBytesMax);
+        this.views = new ClusterViews(builder.seeds, transport);
         this.clientId = new SecureRandom().nextLong();
     }
 
@@ -301,7 +269,7 @@ public final class DuroClient implements AutoCloseable {
     }
 
     Duration requestTimeout() {
-        return requestTimeout;
+        return transport.requestTimeout();
     }
 
     NodeHealth health() {
@@ -309,57 +277,16 @@ public final class DuroClient implements AutoCloseable {
     }
 
     /**
-     * The cluster as last seen, fetched from the seeds on first use. A view older than {@link #VIEW_REFRESH} is
-     * refreshed in the background (this call does not wait), so commits follow leaders that moved although
-     * nothing failed: a node that led a partition before it crashed serves again as a follower, and would
-     * otherwise go on coordinating this client's commits while it catches up.
+     * The cluster as last seen, fetched from the seeds on first use and refreshed in the background every
+     * {@link ClusterViews#REFRESH_AFTER}, so commits follow leaders that moved although nothing failed.
      */
     public ClusterView cluster() {
-        ClusterView current = view;
-        if (current == null) {
-            return refreshCluster();
-        }
-        if (System.nanoTime() - viewFetchedNanos > VIEW_REFRESH.toNanos()
-                && refreshingView.compareAndSet(false, true)) {
-            CompletableFuture<Void> unused = CompletableFuture.runAsync(() -> {
-                try {
-                    refreshCluster();
-                } catch (RuntimeException keepTheLastView) {
-                    // nothing answered: the last view stays, and failures on the request path fail over as before
-                } finally {
-                    refreshingView.set(false);
-                }
-            });
-        }
-        return current;
+        return views.current();
     }
 
     /** Asks the nodes for the current layout (leaders move); tries every known node before giving up. */
     public ClusterView refreshCluster() {
-        List<HostPort> candidates = new ArrayList<>(seeds);
-        ClusterView current = view;
-        if (current != null) {
-            candidates.addAll(current.allNodes());
-        }
-        DuroException last = null;
-        for (HostPort node : candidates.stream().distinct().toList()) {
-            try {
-                ServerReply reply = await(call(node, ClusterInfoRequest::new));
-                if (reply instanceof ClusterInfoReply info) {
-                    ClusterView fresh = new ClusterView(info);
-                    viewFetchedNanos = System.nanoTime();
-                    view = fresh;
-                    return fresh;
-                }
-                last = errorOf(reply);
-            } catch (DuroException e) {
-                last = e;
-            }
-        }
-        throw new UnavailableException(
-                "no node answered with the cluster layout (tried " + candidates + "): "
-                        + (last == null ? "no candidates" : last.getMessage()),
-                false);
+        return views.refresh();
     }
 
     /**
@@ -406,7 +333,7 @@ public final class DuroClient implements AutoCloseable {
         if (reply instanceof ReplicaStatusReply status) {
             return status;
         }
-        throw errorOf(reply);
+        throw Transport.errorOf(reply);
     }
 
     /**
@@ -421,47 +348,15 @@ public final class DuroClient implements AutoCloseable {
         if (reply instanceof SnapshotVectorReply vector) {
             return vector.cutArray();
         }
-        throw errorOf(reply);
+        throw Transport.errorOf(reply);
     }
 
     CompletableFuture<ServerReply> call(HostPort node, LongFunction<ClientRequest> request) {
-        NodeConnection connection = connections.computeIfAbsent(
-                node, address -> new NodeConnection(address, group, codec, requestTimeout, frameBytesMax));
-        return connection.call(requestIds.incrementAndGet(), request);
+        return transport.call(node, request);
     }
 
-    /** Waits for a reply, turning transport failures into {@link DuroException}s. */
     ServerReply await(CompletableFuture<ServerReply> reply) {
-        try {
-            return reply.get(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof DuroException duro) {
-                throw duro;
-            }
-            throw new UnavailableException("request failed: " + cause, true);
-        } catch (TimeoutException e) {
-            throw new UnavailableException("no answer within " + requestTimeout.toMillis() + " ms", true);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnavailableException("interrupted while waiting for the cluster", true);
-        }
-    }
-
-    static DuroException errorOf(ServerReply reply) {
-        if (reply instanceof ErrorReply error) {
-            if (error.code() == ErrorCode.SNAPSHOT_TOO_OLD) {
-                return new SnapshotTooOldException(error.message());
-            }
-            if (error.code() == ErrorCode.OUTCOME_UNKNOWN) {
-                return new UnavailableException(
-                        "an earlier attempt may have committed and its outcome is no longer retained ("
-                                + error.message() + "); committing again gets the same answer",
-                        true);
-            }
-            return new ServerErrorException(error.code(), error.message());
-        }
-        return new ServerErrorException(ErrorCode.INTERNAL, "unexpected reply " + reply.type());
+        return transport.await(reply);
     }
 
     private static void pause(Duration duration) {
@@ -473,20 +368,8 @@ public final class DuroClient implements AutoCloseable {
         }
     }
 
-    private static ThreadFactory daemonThreads() {
-        AtomicLong count = new AtomicLong();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "duro-client-io-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
     @Override
     public void close() {
-        for (NodeConnection connection : connections.values()) {
-            connection.close();
-        }
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        transport.close();
     }
 }

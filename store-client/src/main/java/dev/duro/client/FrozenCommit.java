@@ -129,10 +129,10 @@ final class FrozenCommit {
                 return new Done(new OutcomeLost(outcomeNotRetained(tid, error.message())));
             }
             return anotherCoordinatorMayAnswer(error.code())
-                    ? new TryNext(DuroClient.errorOf(error))
-                    : new Done(new Refused(DuroClient.errorOf(error)));
+                    ? new TryNext(Transport.errorOf(error))
+                    : new Done(new Refused(Transport.errorOf(error)));
         }
-        return new Done(new Refused(DuroClient.errorOf(reply)));
+        return new Done(new Refused(Transport.errorOf(reply)));
     }
 
     /**

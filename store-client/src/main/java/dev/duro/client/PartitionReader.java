@@ -105,9 +105,9 @@ final class PartitionReader {
             return reply;
         }
         if (reply instanceof ErrorReply error && anotherReplicaMayAnswer(error.code())) {
-            return new RetryOrFail(DuroClient.errorOf(error), true);
+            return new RetryOrFail(Transport.errorOf(error), true);
         }
-        return new RetryOrFail(DuroClient.errorOf(reply), false);
+        return new RetryOrFail(Transport.errorOf(reply), false);
     }
 
     /**

@@ -28,7 +28,7 @@ class OutcomeUnknownTest {
     void anOutcomeUnknownReplyIsAnUnavailableExceptionOfUnknownOutcome() {
         UnavailableException error = assertInstanceOf(
                 UnavailableException.class,
-                DuroClient.errorOf(new ErrorReply(7, ErrorCode.OUTCOME_UNKNOWN, "retention window passed")));
+                Transport.errorOf(new ErrorReply(7, ErrorCode.OUTCOME_UNKNOWN, "retention window passed")));
 
         assertTrue(error.outcomeUnknown());
         assertTrue(error.getMessage().contains("may have committed"), error.getMessage());

@@ -1,0 +1,109 @@
+package dev.duro.client;
+
+import dev.duro.core.DuroException;
+import dev.duro.core.Limits;
+import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.wire.ClientRequest;
+import dev.duro.core.wire.ErrorCode;
+import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.HostPort;
+import dev.duro.core.wire.ServerReply;
+import dev.duro.core.wire.WireCodec;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+
+/**
+ * A client's requests to nodes: one connection per node on shared I/O threads, request ids, waiting with the
+ * request timeout, and the typed exceptions that error replies and transport failures become.
+ */
+final class Transport implements AutoCloseable {
+    private final WireCodec codec;
+    private final EventLoopGroup group;
+    private final Duration requestTimeout;
+    private final int frameBytesMax;
+    private final AtomicLong requestIds = new AtomicLong();
+    private final Map<HostPort, NodeConnection> connections = new ConcurrentHashMap<>();
+
+    Transport(int ioThreads, Duration requestTimeout, int frameBytesMax) {
+        // Replies are decoded within the largest limits any cluster may have; the cluster's own are checked before
+        // sending (DuroClient.limits()).
+        this.codec = new WireCodec(Limits.CEILING);
+        this.group = new NioEventLoopGroup(ioThreads, daemonThreads());
+        this.requestTimeout = requestTimeout;
+        this.frameBytesMax = frameBytesMax;
+    }
+
+    Duration requestTimeout() {
+        return requestTimeout;
+    }
+
+    /** Sends the request {@code request} builds from a fresh id to {@code node}. */
+    CompletableFuture<ServerReply> call(HostPort node, LongFunction<ClientRequest> request) {
+        NodeConnection connection = connections.computeIfAbsent(
+                node, address -> new NodeConnection(address, group, codec, requestTimeout, frameBytesMax));
+        return connection.call(requestIds.incrementAndGet(), request);
+    }
+
+    /** Waits for a reply, turning transport failures into {@link DuroException}s. */
+    ServerReply await(CompletableFuture<ServerReply> reply) {
+        try {
+            return reply.get(requestTimeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof DuroException duro) {
+                throw duro;
+            }
+            throw new UnavailableException("request failed: " + cause, true);
+        } catch (TimeoutException e) {
+            throw new UnavailableException("no answer within " + requestTimeout.toMillis() + " ms", true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while waiting for the cluster", true);
+        }
+    }
+
+    /** The exception an unexpected or error reply stands for. */
+    static DuroException errorOf(ServerReply reply) {
+        if (reply instanceof ErrorReply error) {
+            if (error.code() == ErrorCode.SNAPSHOT_TOO_OLD) {
+                return new SnapshotTooOldException(error.message());
+            }
+            if (error.code() == ErrorCode.OUTCOME_UNKNOWN) {
+                return new UnavailableException(
+                        "an earlier attempt may have committed and its outcome is no longer retained ("
+                                + error.message() + "); committing again gets the same answer",
+                        true);
+            }
+            return new ServerErrorException(error.code(), error.message());
+        }
+        return new ServerErrorException(ErrorCode.INTERNAL, "unexpected reply " + reply.type());
+    }
+
+    private static ThreadFactory daemonThreads() {
+        AtomicLong count = new AtomicLong();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "duro-client-io-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    @Override
+    public void close() {
+        for (NodeConnection connection : connections.values()) {
+            connection.close();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+}
