@@ -20,6 +20,8 @@ import dev.duro.core.wire.PartitionerSpec;
 import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ServerReply;
+import dev.duro.core.wire.SnapshotVectorReply;
+import dev.duro.core.wire.SnapshotVectorRequest;
 import dev.duro.core.wire.WireCodec;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -45,13 +47,19 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Nodes on loopback that speak the real wire protocol ({@link WireCodec}, framed as {@link NodeConnection} frames
- * it) with no engine behind them. One partition, replicated on every node, led by node 0. Reads answer "absent"
- * at a snapshot that grows with every read taken at the latest snapshot, so a second snapshot-fixing read would
- * change a commit request; reads can be scripted too. Commits are answered from a script, in the order they
- * arrive at any node, and recorded; once the script runs out, every commit commits.
+ * it) with no engine behind them. One partition, replicated on every node, led by node 0 unless {@linkplain #leader
+ * moved}. Reads answer "absent" at a snapshot that grows with every read taken at the latest snapshot, so a second
+ * snapshot-fixing read would change a commit request; reads can be scripted too. Commits are answered from a
+ * script, in the order they arrive at any node, and recorded; once the script runs out, every commit commits.
+ *
+ * <p>For fail-over and session tests a node can also {@linkplain #stop stop}, {@linkplain #reached lag} behind a
+ * snapshot counter (it then refuses reads that need more, as a server does after its read wait) and answer
+ * consistent cuts of its own ({@link #cut}).
  */
 final class FakeCluster implements AutoCloseable {
     /** How a node answers one commit request. Runs on the node's event loop. */
@@ -91,8 +99,38 @@ final class FakeCluster implements AutoCloseable {
     private final Queue<ClientRequest> readRequests = new ConcurrentLinkedQueue<>();
     private final AtomicInteger versions = new AtomicInteger(100);
     private final AtomicInteger connections = new AtomicInteger();
+    /** The node each of {@link #readRequests} arrived at, in the same order. */
+    private final Queue<Integer> readNodes = new ConcurrentLinkedQueue<>();
+
+    private final AtomicInteger leader = new AtomicInteger(0);
+    private final Queue<Integer> clusterInfoNodes = new ConcurrentLinkedQueue<>();
+    /** Per node: the snapshot counter it has reached, or {@link #NOT_LAGGING}. */
+    private final AtomicLongArray reached;
+    /** Per node: the cut (of the one partition) it answers. */
+    private final AtomicLongArray cuts;
+    /** Per node: the error it answers cut requests with, or null. */
+    private final AtomicReferenceArray<ErrorCode> cutErrors;
+
+    private final Queue<CutAsked> cutRequests = new ConcurrentLinkedQueue<>();
+    private final Queue<Long> cutScript = new ConcurrentLinkedQueue<>();
+    /** Per node: the connections it accepted, closed when it {@linkplain #stop stops}. */
+    private final List<Queue<Channel>> accepted = new ArrayList<>();
+
+    /** A node that serves any snapshot asked for: the default. */
+    static final long NOT_LAGGING = -1;
+
+    /** A request for a consistent cut as node {@code node} received it. */
+    record CutAsked(int node, SnapshotVectorRequest request) {}
 
     FakeCluster(int nodes) {
+        reached = new AtomicLongArray(nodes);
+        cuts = new AtomicLongArray(nodes);
+        cutErrors = new AtomicReferenceArray<>(nodes);
+        for (int node = 0; node < nodes; node++) {
+            reached.set(node, NOT_LAGGING);
+            cuts.set(node, FIRST_SNAPSHOT);
+            accepted.add(new ConcurrentLinkedQueue<>());
+        }
         for (int node = 0; node < nodes; node++) {
             int index = node;
             Channel listener = new ServerBootstrap()
@@ -102,6 +140,7 @@ final class FakeCluster implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel channel) {
                             connections.incrementAndGet();
+                            accepted.get(index).add(channel);
                             channel.pipeline()
                                     .addLast(new LengthFieldBasedFrameDecoder(FRAME_BYTES_MAX, 0, 4, 0, 4))
                                     .addLast(new LengthFieldPrepender(4))
@@ -118,9 +157,14 @@ final class FakeCluster implements AutoCloseable {
 
     /** A client of this cluster that never sleeps between retries. */
     DuroClient client(int commitResendsMax) {
+        return client(commitResendsMax, Duration.ofSeconds(5));
+    }
+
+    /** A client of this cluster that never sleeps between retries and waits {@code requestTimeout} for an answer. */
+    DuroClient client(int commitResendsMax, Duration requestTimeout) {
         return DuroClient.builder()
                 .seeds(addresses.get(0).host() + ":" + addresses.get(0).port())
-                .requestTimeout(Duration.ofSeconds(5))
+                .requestTimeout(requestTimeout)
                 .retryPolicy(new RetryPolicy(5, Duration.ZERO, Duration.ZERO, commitResendsMax))
                 .ioThreads(1)
                 .build();
@@ -144,6 +188,56 @@ final class FakeCluster implements AutoCloseable {
         return this;
     }
 
+    /** Node {@code node}'s client address. */
+    HostPort address(int node) {
+        return addresses.get(node);
+    }
+
+    /** From now on the cluster layout names {@code node} as the partition's leader. */
+    FakeCluster leader(int node) {
+        leader.set(node);
+        return this;
+    }
+
+    /** Node {@code node} has reached snapshot counter {@code counter} ({@link #NOT_LAGGING}: any). */
+    FakeCluster reached(int node, long counter) {
+        reached.set(node, counter);
+        return this;
+    }
+
+    /** Node {@code node} answers requests for a consistent cut with {@code snapshot}, whatever the minimum asked. */
+    FakeCluster cut(int node, long snapshot) {
+        cuts.set(node, snapshot);
+        return this;
+    }
+
+    /**
+     * The next requests for a consistent cut, at whichever node, are answered with these snapshots in turn; then
+     * each node answers with its own ({@link #cut}).
+     */
+    FakeCluster thenCuts(long... snapshots) {
+        for (long snapshot : snapshots) {
+            cutScript.add(snapshot);
+        }
+        return this;
+    }
+
+    /** Node {@code node} answers requests for a consistent cut with {@code code} (null: with its cut). */
+    FakeCluster cutError(int node, ErrorCode code) {
+        cutErrors.set(node, code);
+        return this;
+    }
+
+    /**
+     * Stops node {@code node} as a crash would: it no longer accepts connections, and the ones it had are closed.
+     */
+    void stop(int node) {
+        listeners.get(node).close().syncUninterruptibly();
+        for (Channel channel : accepted.get(node)) {
+            channel.close().syncUninterruptibly();
+        }
+    }
+
     List<Received> commits() {
         return List.copyOf(commits);
     }
@@ -160,6 +254,21 @@ final class FakeCluster implements AutoCloseable {
 
     List<HostPort> addresses() {
         return List.copyOf(addresses);
+    }
+
+    /** The node each read request arrived at, in the order of {@link #readRequests}. */
+    List<Integer> readNodes() {
+        return List.copyOf(readNodes);
+    }
+
+    /** The nodes asked for the cluster layout, in order. */
+    List<Integer> clusterInfoNodes() {
+        return List.copyOf(clusterInfoNodes);
+    }
+
+    /** Every request for a consistent cut, in the order they arrived. */
+    List<CutAsked> cutRequests() {
+        return List.copyOf(cutRequests);
     }
 
     /** Reads taken at the latest snapshot: the reads that fix a transaction's snapshot. */
@@ -217,6 +326,18 @@ final class FakeCluster implements AutoCloseable {
         };
     }
 
+    /** Closes the connection without answering the read, as a node that crashes would. */
+    static ReadAnswer readHangUp() {
+        return (cluster, context, request) -> {
+            ChannelFuture unused = context.close();
+        };
+    }
+
+    /** Never answers the read, as a node that hangs would; the connection stays open. */
+    static ReadAnswer readSilence() {
+        return (cluster, context, request) -> {};
+    }
+
     static ReadAnswer readError(ErrorCode code) {
         return (cluster, context, request) ->
                 cluster.reply(context, new ErrorReply(request.requestId(), code, "scripted " + code));
@@ -257,26 +378,59 @@ final class FakeCluster implements AutoCloseable {
             frame.readBytes(bytes);
             Message message = codec.decode(bytes);
             if (message instanceof ClusterInfoRequest request) {
+                clusterInfoNodes.add(index);
                 reply(
                         context,
                         new ClusterInfoReply(
                                 request.requestId(),
                                 "fake",
                                 PartitionerSpec.hash(),
-                                List.of(new ClusterInfoReply.PartitionInfo(addresses, 0)),
+                                List.of(new ClusterInfoReply.PartitionInfo(addresses, leader.get())),
                                 limits));
+            } else if (message instanceof SnapshotVectorRequest request) {
+                cutRequests.add(new CutAsked(index, request));
+                ErrorCode error = cutErrors.get(index);
+                if (error != null) {
+                    reply(context, new ErrorReply(request.requestId(), error, "scripted " + error));
+                } else {
+                    Long scripted = cutScript.poll();
+                    long cut = scripted != null ? scripted : cuts.get(index);
+                    reply(context, new SnapshotVectorReply(request.requestId(), List.of(cut)));
+                }
             } else if (message instanceof MultiReadRequest request) {
                 readRequests.add(request);
-                long snapshot =
-                        request.readsLatest() ? FIRST_SNAPSHOT + latestReads.getAndIncrement() : request.snapshot();
+                readNodes.add(index);
+                if (refusedAsLagging(
+                        context,
+                        request.requestId(),
+                        request.readsLatest(),
+                        request.snapshot(),
+                        request.minVersion())) {
+                    return;
+                }
+                long snapshot = request.readsLatest() ? latestSnapshot() : request.snapshot();
                 List<VersionedValue> absent = request.keys().stream()
                         .map(key -> VersionedValue.ABSENT)
                         .toList();
                 reply(context, new MultiReadReply(request.requestId(), 0, snapshot, absent));
             } else if (message instanceof ReadRequest request) {
                 readRequests.add(request);
+                readNodes.add(index);
+                if (refusedAsLagging(
+                        context,
+                        request.requestId(),
+                        request.readsLatest(),
+                        request.snapshot(),
+                        request.minVersion())) {
+                    return;
+                }
                 ReadAnswer answer = readScript.poll();
-                (answer == null ? absent() : answer).give(FakeCluster.this, context, request);
+                if (answer != null) {
+                    answer.give(FakeCluster.this, context, request);
+                } else {
+                    long snapshot = request.readsLatest() ? latestSnapshot() : request.snapshot();
+                    reply(context, new ReadReply(request.requestId(), 0, snapshot, null, 0));
+                }
             } else if (message instanceof CommitTransaction request) {
                 commits.add(new Received(index, request));
                 Answer answer = script.poll();
@@ -284,6 +438,32 @@ final class FakeCluster implements AutoCloseable {
             } else {
                 throw new AssertionError("the fake cluster does not serve " + message.type());
             }
+        }
+
+        /**
+         * Whether this node lags behind what a read needs (the snapshot asked for, or the session token) and refused it
+         * as a server does once its read wait is over. A lagging node serves the latest snapshot at its counter.
+         */
+        private boolean refusedAsLagging(
+                ChannelHandlerContext context, long requestId, boolean readsLatest, long snapshot, long minVersion) {
+            long counter = reached.get(index);
+            long needed = readsLatest ? minVersion : Math.max(snapshot, minVersion);
+            if (counter == NOT_LAGGING || needed <= counter) {
+                return false;
+            }
+            reply(
+                    context,
+                    new ErrorReply(
+                            requestId,
+                            ErrorCode.SNAPSHOT_NOT_READY,
+                            "node " + index + " did not reach snapshot " + needed + " (it is at " + counter + ")"));
+            return true;
+        }
+
+        /** The snapshot a read at the latest one is served at by this node. */
+        private long latestSnapshot() {
+            long counter = reached.get(index);
+            return counter == NOT_LAGGING ? FIRST_SNAPSHOT + latestReads.getAndIncrement() : counter;
         }
     }
 

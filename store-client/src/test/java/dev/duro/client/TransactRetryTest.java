@@ -143,4 +143,31 @@ class TransactRetryTest {
         assertEquals(2, runs.get(), "body runs");
         assertEquals(1, cluster.commits().size(), "only the second run reached its commit");
     }
+
+    @Test
+    void whenEveryAttemptAbortsTheLastAbortReachesTheCallerAfterAttemptsMaxRuns() {
+        int attempts = 5; // FakeCluster's client policy
+        for (int i = 0; i < attempts; i++) {
+            cluster.then(abort());
+        }
+
+        assertThrows(TransactionAbortedException.class, this::transfer);
+
+        assertEquals(attempts, runs.get(), "body runs");
+        assertEquals(attempts, sentIds().stream().distinct().count(), "a new id per attempt: " + sentIds());
+    }
+
+    @Test
+    void aReadOnlyBodyWhoseSnapshotWasCollectedRunsAgainAtANewCut() {
+        cluster.thenReads(FakeCluster.readError(ErrorCode.SNAPSHOT_TOO_OLD));
+
+        String value = client.readOnly(ro -> {
+            runs.incrementAndGet();
+            return ro.get("a");
+        });
+
+        assertEquals(null, value);
+        assertEquals(2, runs.get(), "body runs");
+        assertEquals(2, cluster.cutRequests().size(), "each run read at a cut of its own");
+    }
 }

@@ -1,0 +1,282 @@
+package dev.duro.consensus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.duro.core.OverloadedException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Group commit without Raft: the limits of {@code raft.batch-commands-max}, {@code raft.batch-bytes-max},
+ * {@code raft.queued-bytes-max} and {@code raft.proposals-in-flight-max} as a committer applies them, and what a
+ * failed proposal does. The proposer here records each entry and lets the test answer it, in any order.
+ */
+@Timeout(10) // a broken pipeline may stall: fail then, rather than hang the build
+class ProposalPipelineTest {
+    private static final int BATCH_COMMANDS_MAX = 3;
+    private static final int BATCH_BYTES_MAX = 1024; // the least the settings allow
+    private static final long QUEUED_BYTES_MAX = 4096;
+
+    /** One proposed log entry: its commands' names, and how to answer it. */
+    private record Entry(List<String> commands, Consumer<Throwable> answer) {
+        void commit() {
+            answer.accept(null);
+        }
+
+        void fail(Throwable why) {
+            answer.accept(why);
+        }
+    }
+
+    private final List<Entry> proposed = new ArrayList<>();
+
+    private ProposalPipeline pipeline(int proposalsInFlightMax) {
+        ConsensusSettings settings = new ConsensusSettings(
+                Path.of("raft"),
+                "127.0.0.1",
+                0,
+                true,
+                20_000,
+                BATCH_COMMANDS_MAX,
+                BATCH_BYTES_MAX,
+                QUEUED_BYTES_MAX,
+                proposalsInFlightMax,
+                Duration.ofSeconds(3));
+        return new ProposalPipeline(7, settings, (encoded, answer) -> {
+            synchronized (proposed) {
+                proposed.add(new Entry(
+                        encoded.stream().map(ProposalPipelineTest::nameOf).toList(), answer));
+            }
+        });
+    }
+
+    /** A command of {@code bytes} bytes that starts with its name, padded with zeros. */
+    private static byte[] command(String name, int bytes) {
+        byte[] encoded = Arrays.copyOf(name.getBytes(StandardCharsets.UTF_8), bytes);
+        assertEquals(name, nameOf(encoded), "the name fits the command");
+        return encoded;
+    }
+
+    private static byte[] command(String name) {
+        return command(name, 16);
+    }
+
+    private static String nameOf(byte[] encoded) {
+        int end = 0;
+        while (end < encoded.length && encoded[end] != 0) {
+            end++;
+        }
+        return new String(encoded, 0, end, StandardCharsets.UTF_8);
+    }
+
+    /** Why {@code future} failed; it must have failed already (a test never waits for one). */
+    private static Throwable failureOf(CompletableFuture<Void> future) {
+        assertTrue(future.isCompletedExceptionally(), "failed");
+        return assertThrows(CompletionException.class, future::join).getCause();
+    }
+
+    private List<List<String>> entries() {
+        synchronized (proposed) {
+            return proposed.stream().map(Entry::commands).toList();
+        }
+    }
+
+    private Entry entry(int index) {
+        synchronized (proposed) {
+            return proposed.get(index);
+        }
+    }
+
+    @Test
+    void commandsSubmittedWhileAnEntryIsInFlightGoOutTogetherAsTheNextEntry() {
+        ProposalPipeline pipeline = pipeline(1);
+        CompletableFuture<Void> first = pipeline.submit(command("c1"), false);
+        CompletableFuture<Void> second = pipeline.submit(command("c2"), false);
+        CompletableFuture<Void> third = pipeline.submit(command("c3"), false);
+
+        assertEquals(List.of(List.of("c1")), entries(), "the first command goes out at once, alone");
+        entry(0).commit();
+
+        assertTrue(first.isDone() && !first.isCompletedExceptionally());
+        assertEquals(List.of(List.of("c1"), List.of("c2", "c3")), entries(), "the others waited for its answer");
+        assertFalse(second.isDone(), "a command is appended only when its own entry is");
+        entry(1).commit();
+        assertTrue(second.isDone() && third.isDone());
+        assertEquals(2, pipeline.entriesSent());
+        assertEquals(3, pipeline.commandsSent());
+    }
+
+    @Test
+    void anEntryHoldsAtMostBatchCommandsMaxAndTheOrderIsKeptAcrossEntries() {
+        ProposalPipeline pipeline = pipeline(1);
+        for (int i = 0; i < 8; i++) {
+            pipeline.submit(command("c" + i), false);
+        }
+        for (int i = 0; i < entries().size(); i++) { // answers as they come: each answer sends the next entry
+            entry(i).commit();
+        }
+
+        assertEquals(
+                List.of(List.of("c0"), List.of("c1", "c2", "c3"), List.of("c4", "c5", "c6"), List.of("c7")), entries());
+    }
+
+    @Test
+    void anEntryIsCutBeforeTheCommandThatWouldTakeItPastBatchBytesMax() {
+        ProposalPipeline pipeline = pipeline(1);
+        pipeline.submit(command("first"), false); // in flight: the rest queue behind it
+        pipeline.submit(command("a", 600), false);
+        pipeline.submit(command("b", 424), false); // 600 + 424 = 1024: exactly full
+        pipeline.submit(command("c", 1), false);
+        entry(0).commit();
+        entry(1).commit();
+
+        assertEquals(List.of(List.of("first"), List.of("a", "b"), List.of("c")), entries());
+    }
+
+    @Test
+    void aCommandLargerThanAnEntryGoesOutAloneInItsOwnEntry() {
+        ProposalPipeline pipeline = pipeline(1);
+        pipeline.submit(command("first"), false);
+        pipeline.submit(command("small"), false);
+        pipeline.submit(command("huge", 3 * BATCH_BYTES_MAX), false);
+        pipeline.submit(command("after"), false);
+        for (int i = 0; i < entries().size(); i++) {
+            entry(i).commit();
+        }
+
+        assertEquals(
+                List.of(List.of("first"), List.of("small"), List.of("huge"), List.of("after")),
+                entries(),
+                "never split, never refused for its size alone while the queue can hold it");
+    }
+
+    @Test
+    void aCommandLargerThanTheWholeQueueIsRefusedEvenWhenNothingWaits() {
+        ProposalPipeline pipeline = pipeline(1);
+
+        OverloadedException refused = assertThrows(
+                OverloadedException.class, () -> pipeline.submit(command("giant", (int) QUEUED_BYTES_MAX + 1), false));
+
+        assertTrue(refused.getMessage().contains("raft.queued-bytes-max " + QUEUED_BYTES_MAX), refused.getMessage());
+        assertEquals(List.of(), entries(), "nothing was proposed");
+    }
+
+    @Test
+    void aFullQueueRefusesCommitRequestsAsOverloadedUntilAnEntryTakesThemOut() {
+        ProposalPipeline pipeline = pipeline(1);
+        pipeline.submit(command("in-flight"), false); // proposed at once: what follows waits in the queue
+        for (int i = 1; i <= 4; i++) {
+            pipeline.submit(command("q" + i, 1000), false);
+        }
+
+        OverloadedException full =
+                assertThrows(OverloadedException.class, () -> pipeline.submit(command("q5", 200), false));
+        assertTrue(full.getMessage().contains("partition 7 has 4000 bytes of commit requests"), full.getMessage());
+        CompletableFuture<Void> decision = pipeline.submit(command("decision"), true); // its own lane has room
+
+        entry(0).commit();
+        assertEquals(List.of("decision", "q1"), entries().get(1), "the decision first, then what fits beside it");
+        pipeline.submit(command("q5", 200), false); // q1's bytes left the queue with its entry
+        entry(1).commit();
+        assertTrue(decision.isDone());
+        for (int i = 2; i < entries().size(); i++) {
+            entry(i).commit();
+        }
+        assertEquals(
+                List.of(List.of("q2"), List.of("q3"), List.of("q4"), List.of("q5")),
+                entries().subList(2, entries().size()));
+    }
+
+    @Test
+    void noMoreThanProposalsInFlightMaxEntriesAwaitTheirAnswerAtOnce() {
+        ProposalPipeline pipeline = pipeline(2);
+        pipeline.submit(command("c1"), false);
+        pipeline.submit(command("c2"), false);
+        pipeline.submit(command("c3"), false);
+        pipeline.submit(command("c4"), false);
+
+        assertEquals(List.of(List.of("c1"), List.of("c2")), entries(), "two entries in flight; c3 and c4 wait");
+        entry(1).commit(); // answers may come out of order: any answer frees a slot
+        assertEquals(List.of(List.of("c1"), List.of("c2"), List.of("c3", "c4")), entries());
+        pipeline.submit(command("c5"), false);
+        assertEquals(3, entries().size(), "c1 and c3+c4 are in flight: c5 waits");
+        entry(0).commit();
+        assertEquals(List.of("c5"), entries().get(3));
+    }
+
+    @Test
+    void aFailedProposalFailsEveryCommandOfItsEntryWithItsReasonAndTheNextEntryStillGoesOut() {
+        ProposalPipeline pipeline = pipeline(1);
+        CompletableFuture<Void> c1 = pipeline.submit(command("c1"), false);
+        CompletableFuture<Void> c2 = pipeline.submit(command("c2"), false);
+        CompletableFuture<Void> c3 = pipeline.submit(command("c3"), false);
+        entry(0).commit();
+        CompletableFuture<Void> c4 = pipeline.submit(command("c4"), false); // queued behind the entry c2+c3
+
+        IOException notLeader = new IOException("not the leader any more");
+        entry(1).fail(notLeader);
+
+        assertTrue(c1.isDone() && !c1.isCompletedExceptionally(), "an earlier entry is not affected");
+        for (CompletableFuture<Void> failed : List.of(c2, c3)) {
+            assertSame(notLeader, failureOf(failed), "the proposal's own reason, for the caller to act on");
+        }
+        assertEquals(List.of("c4"), entries().get(2), "the failure freed its slot: the pipeline does not stall");
+        assertFalse(c4.isDone());
+        entry(2).commit();
+        assertTrue(c4.isDone() && !c4.isCompletedExceptionally());
+        assertEquals(4, pipeline.commandsSent(), "failed commands were sent, and count as such");
+    }
+
+    @Test
+    void closingFailsWhatIsQueuedLeavesWhatIsInFlightToItsProposalAndRefusesMore() {
+        ProposalPipeline pipeline = pipeline(1);
+        CompletableFuture<Void> inFlight = pipeline.submit(command("in-flight"), false);
+        CompletableFuture<Void> queued = pipeline.submit(command("queued"), false);
+        CompletableFuture<Void> urgent = pipeline.submit(command("urgent"), true);
+
+        pipeline.close();
+
+        for (CompletableFuture<Void> abandoned : List.of(queued, urgent)) {
+            IOException cause = assertInstanceOf(IOException.class, failureOf(abandoned));
+            assertEquals("shutting down", cause.getMessage());
+        }
+        assertFalse(inFlight.isDone(), "its entry may still commit: only Raft can tell");
+        entry(0).commit();
+        assertTrue(inFlight.isDone() && !inFlight.isCompletedExceptionally());
+        assertEquals(1, entries().size(), "nothing more is proposed after closing");
+        IllegalStateException closed =
+                assertThrows(IllegalStateException.class, () -> pipeline.submit(command("late"), false));
+        assertTrue(closed.getMessage().contains("partition 7 committer is closed"), closed.getMessage());
+    }
+
+    @Test
+    void anAnswerOnAnotherThreadSendsTheNextEntryFromThere() throws InterruptedException {
+        ProposalPipeline pipeline = pipeline(1);
+        pipeline.submit(command("c1"), false);
+        CompletableFuture<Void> c2 = pipeline.submit(command("c2"), false);
+
+        Thread answerer = new Thread(() -> entry(0).commit(), "raft-answer");
+        answerer.start();
+        answerer.join(5_000);
+
+        assertFalse(answerer.isAlive(), "the answer returned");
+        assertEquals(List.of(List.of("c1"), List.of("c2")), entries());
+        entry(1).commit();
+        assertTrue(c2.isDone() && !c2.isCompletedExceptionally());
+    }
+}
