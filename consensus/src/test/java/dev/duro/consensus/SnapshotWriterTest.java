@@ -68,7 +68,8 @@ class SnapshotWriterTest {
     }
 
     private SnapshotWriter writer(Consumer<Runnable> exclusive) {
-        return new SnapshotWriter(0, storage, exclusive);
+        return new SnapshotWriter(
+                0, storage, exclusive, LogContext.daemonThreads("snapshot-writer-p0", () -> "test", 0));
     }
 
     private void underTheLock(Runnable turn) {
