@@ -21,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -310,7 +312,14 @@ public final class PartitionStateMachine extends BaseStateMachine {
         long startNanos = System.nanoTime();
         Path file = snapshot.getFile().getPath();
         byte[] state = Files.readAllBytes(file);
-        PartitionEngine restored = stateCodec.read(state, partition, settings);
+        checkDigest(snapshot, file, state);
+        PartitionEngine restored;
+        try {
+            restored = stateCodec.read(state, partition, settings);
+        } catch (RuntimeException e) {
+            throw new IOException(
+                    "partition " + partition + " snapshot " + file + " cannot be decoded: " + e.getMessage(), e);
+        }
         synchronized (lock) {
             restored.setDesignatedVoter(designatedVoter);
             engine = restored;
@@ -326,6 +335,28 @@ public final class PartitionStateMachine extends BaseStateMachine {
                 state.length,
                 (System.nanoTime() - startNanos) / 1_000_000,
                 source);
+    }
+
+    /**
+     * Refuses a snapshot whose bytes no longer match the MD5 digest written beside it: a damaged file can still
+     * decode into a valid state, and a replica restored from it would hold values no peer has. Restoring nothing
+     * is safe; the operator removes the replica's data and it catches up from its peers (docs/replication.md).
+     */
+    private void checkDigest(SingleFileSnapshotInfo snapshot, Path file, byte[] state) throws IOException {
+        MD5Hash expected = snapshot.getFile().getFileDigest();
+        if (expected == null) {
+            throw new IOException("partition " + partition + " snapshot " + file + " has no MD5 digest beside it");
+        }
+        MD5Hash actual;
+        try {
+            actual = MD5Hash.newInstance(MessageDigest.getInstance("MD5").digest(state));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has MD5", e);
+        }
+        if (!actual.equals(expected)) {
+            throw new IOException("partition " + partition + " snapshot " + file + " is damaged: its MD5 is " + actual
+                    + ", the digest written with it " + expected);
+        }
     }
 
     /**
