@@ -37,8 +37,8 @@ class LocalClusterScriptTest {
     void aKilledNodeIsReportedTheOthersServeAndItComesBack() throws Exception {
         assertTrue(
                 Files.isRegularFile(ROOT.resolve("store-server/target/duro-server.jar"))
-                        && Files.isRegularFile(ROOT.resolve("store-client/target/duro-client.jar")),
-                "the server and client jars are built before this module's tests");
+                        && Files.isRegularFile(ROOT.resolve("store-client/cli/target/duro-cli.jar")),
+                "the server and command line jars are built before this module's tests");
         int base = freeBasePort();
         Path output = data.resolve("duro-local.out");
         Process script = new ProcessBuilder(

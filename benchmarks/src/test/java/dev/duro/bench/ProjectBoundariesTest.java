@@ -34,6 +34,7 @@ class ProjectBoundariesTest {
             "dev.duro.consensus.ConsensusNode",
             "dev.duro.server.DuroServer",
             "dev.duro.client.DuroClient",
+            "dev.duro.cli.DuroCli",
             "dev.duro.bench.load.LoadGenerator"
         }) {
             assertTrue(duro.contain(name), name + " not imported");

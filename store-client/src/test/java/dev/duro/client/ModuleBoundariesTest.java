@@ -1,6 +1,7 @@
 package dev.duro.client;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.GeneralCodingRules.ACCESS_STANDARD_STREAMS;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -8,7 +9,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
-/** Applications embed the client: it must never pull in the consensus library (docs/architecture.md §1). */
+/**
+ * Applications embed the client: it must never pull in the consensus library (docs/architecture.md §1), and it is
+ * a library, not a program: the command line lives in store-cli.
+ */
 class ModuleBoundariesTest {
     @Test
     void clientNeverUsesRatis() {
@@ -32,6 +36,39 @@ class ModuleBoundariesTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("ch.qos.logback..", "org.slf4j.simple..", "org.apache.logging.log4j.core..")
+                .check(client);
+    }
+
+    @Test
+    void clientIsALibraryThatNeverEndsTheProcessNorKnowsTheCommandLine() {
+        JavaClasses client = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.duro.client");
+        noClasses()
+                .should()
+                .callMethod(System.class, "exit", int.class)
+                .orShould()
+                .callMethod(Runtime.class, "exit", int.class)
+                .orShould()
+                .callMethod(Runtime.class, "halt", int.class)
+                .because("the application embedding the client decides when its process ends")
+                .check(client);
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("dev.duro.cli..", "picocli..")
+                .because("the command line is an application of the client (store-cli), not part of it")
+                .check(client);
+    }
+
+    @Test
+    void clientNeverWritesToTheProcessesStandardStreams() {
+        JavaClasses client = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.duro.client");
+        noClasses()
+                .should(ACCESS_STANDARD_STREAMS)
+                .because("standard output belongs to the application; the client logs through SLF4J")
                 .check(client);
     }
 }

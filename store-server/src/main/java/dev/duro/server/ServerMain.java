@@ -1,70 +1,105 @@
 package dev.duro.server;
 
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code duro server --config FILE [--set key=value ...]}: runs one node until SIGTERM or Ctrl-C, then shuts
- * down gracefully.
+ * down gracefully. The command line is parsed by picocli: {@code --help} prints the usage, and a bad or missing
+ * option is refused naming it, with the usage and status 2, as is a configuration the node cannot run with.
  *
  * <p>Nothing may log before the configuration is read: the logging backend configures itself on the first line,
  * from the system properties {@value #LOG_FORMAT_PROPERTY} and {@value #NODE_PROPERTY} that this class sets from
  * the configuration (logback.xml). So this class holds no static logger, and reading the configuration logs
  * nothing.
  */
-public final class ServerMain {
+@Command(
+        name = "duro server",
+        description = "Runs one node until SIGTERM or Ctrl-C, then shuts it down gracefully. Settings: the README's"
+                + " configuration table; a problem with them is reported naming its key, with status 2.")
+public final class ServerMain implements Callable<Integer> {
     /** Chooses logback.xml's appender: {@code text} or {@code json} (the setting {@code log.format}). */
     static final String LOG_FORMAT_PROPERTY = "duro.log.format";
     /** The node of lines logged by threads that did not say which node they work for (logback.xml). */
     static final String NODE_PROPERTY = "duro.node";
 
-    private ServerMain() {}
+    /** A bad command line or configuration; the node does not start. */
+    static final int BAD_CONFIGURATION = 2;
 
-    public static void main(String[] args) throws Exception {
-        Path configFile = null;
-        Map<String, String> overrides = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.equals("--config") && i + 1 < args.length) {
-                configFile = Path.of(args[++i]);
-            } else if (arg.equals("--set") && i + 1 < args.length) {
-                String setting = args[++i];
-                int equals = setting.indexOf('=');
-                if (equals <= 0) {
-                    exit("--set expects key=value, got '" + setting + "'");
-                }
-                overrides.put(
-                        setting.substring(0, equals).trim(),
-                        setting.substring(equals + 1).trim());
-            } else if (arg.equals("--help") || arg.equals("-h")) {
-                System.out.println("usage: duro server --config FILE [--set key=value ...]");
-                return;
-            } else {
-                exit("unknown argument '" + arg + "' (usage: duro server --config FILE [--set key=value ...])");
-            }
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "the node's properties file")
+    private Path configFile = Path.of("");
+
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            converter = Setting.Converter.class,
+            description = "overrides one setting of the file (repeatable); wins over the file and DURO_ variables")
+    private List<Setting> settings = new ArrayList<>();
+
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "show this help and exit")
+    private boolean help;
+
+    private final PrintStream err;
+
+    private ServerMain(PrintStream err) {
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        int status = commandLine(System.out, System.err).execute(args);
+        // A node that served returns 0 once its shutdown hook has closed it, while the JVM is already shutting
+        // down; System.exit then would block for good. Only a node that never started has a status to report.
+        if (status != 0) {
+            System.exit(status);
         }
-        if (configFile == null) {
-            exit("missing --config FILE");
+    }
+
+    /** The command line, with its usage and errors on {@code out} and {@code err}. */
+    static CommandLine commandLine(PrintStream out, PrintStream err) {
+        return new CommandLine(new ServerMain(err))
+                .setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true))
+                .setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> overrides = new LinkedHashMap<>();
+        for (Setting setting : settings) {
+            overrides.put(setting.key(), setting.value());
         }
         ServerConfig config;
         try {
             config = ServerConfig.load(configFile, overrides);
         } catch (IOException e) {
-            exit("cannot read " + configFile + ": " + e.getMessage());
-            return;
+            return refuse("cannot read " + configFile + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
-            exit(e.getMessage());
-            return;
+            return refuse(e.getMessage());
         }
         String chosen = System.getProperty(LOG_FORMAT_PROPERTY);
         if (chosen != null && !ServerConfig.LOG_FORMATS.contains(chosen)) {
-            exit("-D" + LOG_FORMAT_PROPERTY + " must be one of " + ServerConfig.LOG_FORMATS + ", was '" + chosen + "'");
+            return refuse("-D" + LOG_FORMAT_PROPERTY + " must be one of " + ServerConfig.LOG_FORMATS + ", was '"
+                    + chosen + "'");
         }
         configureLogging(config);
         Logger log = LoggerFactory.getLogger(ServerMain.class);
@@ -88,6 +123,12 @@ public final class ServerMain {
                 config.nodeId(),
                 config.self().address());
         stopped.await();
+        return 0;
+    }
+
+    private int refuse(String message) {
+        err.println("duro server: " + message);
+        return BAD_CONFIGURATION;
     }
 
     /**
@@ -104,8 +145,19 @@ public final class ServerMain {
         SLF4JBridgeHandler.install();
     }
 
-    private static void exit(String message) {
-        System.err.println("duro server: " + message);
-        System.exit(2);
+    /** One {@code --set key=value}: key and value trimmed, the key not empty, the value possibly empty. */
+    record Setting(String key, String value) {
+        static final class Converter implements ITypeConverter<Setting> {
+            @Override
+            public Setting convert(String setting) {
+                int equals = setting.indexOf('=');
+                if (equals < 0 || setting.substring(0, equals).isBlank()) {
+                    throw new TypeConversionException("expects key=value, got '" + setting + "'");
+                }
+                return new Setting(
+                        setting.substring(0, equals).trim(),
+                        setting.substring(equals + 1).trim());
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
-package dev.duro.client.cli;
+package dev.duro.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

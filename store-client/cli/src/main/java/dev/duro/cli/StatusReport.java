@@ -1,4 +1,4 @@
-package dev.duro.client.cli;
+package dev.duro.cli;
 
 import dev.duro.client.ClusterView;
 import dev.duro.core.DuroException;

@@ -1,4 +1,4 @@
-package dev.duro.client.cli;
+package dev.duro.cli;
 
 import dev.duro.client.DuroClient;
 import dev.duro.client.TransactionAbortedException;
@@ -61,7 +61,7 @@ final class Demo {
         long lastGlobal = 0;
         long lastAudits = 0;
         for (int second = 1; second <= duration.toSeconds(); second++) {
-            DuroCli.sleep(Math.max(0, started + second * 1_000_000_000L - System.nanoTime()) / 1_000_000);
+            sleep(Math.max(0, started + second * 1_000_000_000L - System.nanoTime()) / 1_000_000);
             long local = localCommits.get();
             long global = globalCommits.get();
             long audited = audits.get();
@@ -146,7 +146,7 @@ final class Demo {
                 aborts.incrementAndGet();
             } catch (DuroException e) {
                 errors.incrementAndGet();
-                DuroCli.sleep(50);
+                sleep(50);
             }
         }
     }
@@ -162,7 +162,7 @@ final class Demo {
                 }
             } catch (DuroException | CompletionException e) {
                 errors.incrementAndGet();
-                DuroCli.sleep(50);
+                sleep(50);
             }
         }
     }
@@ -180,6 +180,15 @@ final class Demo {
             }
             return sum;
         });
+    }
+
+    /** Sleeps; an interrupt ends the sleep early and stays set, so that the loops see it. */
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static Thread start(String name, Runnable body) {

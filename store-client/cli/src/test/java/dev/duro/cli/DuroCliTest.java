@@ -1,0 +1,164 @@
+package dev.duro.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/** The {@code ./duro} client command line as a user meets it: defaults, refusals that name the option, help. */
+class DuroCliTest {
+    private static final String[] COMMANDS = {"put", "get", "shell", "demo", "status", "await-ready"};
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @Test
+    void everyCommandStartsFromTheNodesOfDuroLocalByDefault() {
+        for (String[] args :
+                new String[][] {{"put", "k", "v"}, {"get", "k"}, {"shell"}, {"demo"}, {"status"}, {"await-ready"}}) {
+            ParseResult command = parse(args).subcommand();
+            assertEquals(DuroCli.DEFAULT_CLUSTER, optionValue(command, "--cluster"), String.join(" ", args));
+        }
+    }
+
+    @Test
+    void theDemoRunsTwentySecondsAndAwaitReadyWaitsAMinuteUnlessTold() {
+        assertEquals(20, ((DuroCli.DemoCommand) command(parse("demo"))).seconds);
+        assertEquals(60, ((DuroCli.AwaitReady) command(parse("await-ready"))).timeoutSeconds);
+        assertEquals(5, ((DuroCli.DemoCommand) command(parse("demo", "--seconds", "5"))).seconds);
+        assertEquals(7, ((DuroCli.AwaitReady) command(parse("await-ready", "--timeout-seconds=7"))).timeoutSeconds);
+    }
+
+    @Test
+    void optionsMayFollowOrPrecedeTheArguments() {
+        DuroCli.Put put = (DuroCli.Put) command(parse("put", "--cluster", "10.0.0.1:7100", "k", "v"));
+        assertEquals("10.0.0.1:7100", put.cluster);
+        assertEquals("k", put.key);
+        assertEquals("v", put.value);
+    }
+
+    @Test
+    void aCountThatIsNotANumberIsRefusedNamingItsOptionWithTheUsageAndStatus2() {
+        assertEquals(2, run("demo", "--seconds", "abc"));
+        assertRefused("Invalid value for option '--seconds': 'abc' is not an int", "Usage: duro demo");
+
+        err.reset();
+        assertEquals(2, run("await-ready", "--timeout-seconds", "soon"));
+        assertRefused("Invalid value for option '--timeout-seconds'", "Usage: duro await-ready");
+    }
+
+    @Test
+    void aCountBelowOneIsRefusedNamingItsOption() {
+        assertEquals(2, run("demo", "--seconds", "0"));
+        assertRefused("Invalid value for option '--seconds': 0 is below 1", "Usage: duro demo");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"localhost", "localhost:port", ",", "host:99999"})
+    void aClusterThatIsNotAListOfHostAndPortIsRefusedNamingTheOption(String cluster) {
+        assertEquals(2, run("get", "--cluster", cluster, "k"));
+        assertRefused("Invalid value for option '--cluster'", "Usage: duro get");
+    }
+
+    @Test
+    void aMissingArgumentIsNamed() {
+        assertEquals(2, run("put", "k"));
+        assertRefused("Missing required parameter: 'VALUE'", "Usage: duro put");
+    }
+
+    @Test
+    void anOptionOfAnotherCommandIsRefused() {
+        assertEquals(2, run("get", "--seconds", "5", "k"));
+        assertRefused("Unknown options: '--seconds'", "Usage: duro get");
+    }
+
+    @Test
+    void withoutACommandItPrintsTheCommandsAndExitsWith2() {
+        assertEquals(2, run());
+        assertRefused("Missing required subcommand", "await-ready");
+    }
+
+    @Test
+    void anUnknownCommandIsNamed() {
+        assertEquals(2, run("remove", "k"));
+        assertRefused("Unmatched arguments from index 0: 'remove', 'k'", "await-ready");
+    }
+
+    @Test
+    void everyCommandPrintsItsHelpOnStandardOutputAndExitsWith0() {
+        for (String name : COMMANDS) {
+            out.reset();
+            assertEquals(0, run(name, "--help"), name);
+            assertTrue(stdout().startsWith("Usage: duro " + name + " "), stdout());
+            assertTrue(stdout().contains("--cluster=HOST:PORT,..."), stdout());
+        }
+        out.reset();
+        assertEquals(0, run("--help"));
+        for (String name : COMMANDS) {
+            assertTrue(stdout().contains("  " + name + " "), name + " missing from " + stdout());
+        }
+        assertEquals("", stderr());
+    }
+
+    @Test
+    void aClusterThatDoesNotAnswerIsOneLineOnStandardErrorWithStatus2() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        assertEquals(2, run("get", "--cluster", "127.0.0.1:" + closedPort, "k"));
+        assertTrue(stderr().startsWith("duro: "), stderr());
+        assertEquals(1, stderr().lines().count(), stderr());
+        assertEquals("", stdout());
+    }
+
+    private int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    private ParseResult parse(String... args) {
+        return commandLine().parseArgs(args);
+    }
+
+    private CommandLine commandLine() {
+        return DuroCli.commandLine(
+                new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private static Object command(ParseResult parsed) {
+        return parsed.subcommand().commandSpec().userObject();
+    }
+
+    private static Object optionValue(ParseResult command, String option) {
+        return command.commandSpec().findOption(option).getValue();
+    }
+
+    private void assertRefused(String message, String usage) {
+        String printed = stderr();
+        assertTrue(printed.startsWith(message), printed);
+        assertTrue(printed.contains(usage), printed);
+        assertFalse(printed.contains("Exception"), "no stack trace: " + printed);
+        assertEquals("", stdout());
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,104 @@
+package dev.duro.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * {@code ./duro server}'s command line. Every case here is refused before the node starts, so no test leaves a
+ * node, a system property or a logging configuration behind.
+ */
+class ServerMainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void withoutAConfigurationTheNodeIsRefusedNamingTheOptionWithTheUsage() {
+        assertEquals(2, run());
+        assertTrue(stderr().startsWith("Missing required option: '--config=FILE'"), stderr());
+        assertTrue(stderr().contains("Usage: duro server"), stderr());
+    }
+
+    @Test
+    void aSetWithoutEqualsIsRefusedNamingTheOption() throws IOException {
+        assertEquals(2, run("--config", emptyFile().toString(), "--set", "node.id"));
+        assertTrue(
+                stderr().startsWith("Invalid value for option '--set' (KEY=VALUE): expects key=value, got 'node.id'"),
+                stderr());
+        assertFalse(stderr().contains("Exception"), stderr());
+    }
+
+    @Test
+    void aSetWithoutAKeyIsRefusedNamingTheOption() throws IOException {
+        assertEquals(2, run("--config", emptyFile().toString(), "--set", " =n1"));
+        assertTrue(stderr().startsWith("Invalid value for option '--set'"), stderr());
+    }
+
+    @Test
+    void aSettingIsTrimmedAndItsValueMayHoldEqualsOrBeEmpty() {
+        ServerMain.Setting.Converter converter = new ServerMain.Setting.Converter();
+        assertEquals(new ServerMain.Setting("log.format", "json"), converter.convert(" log.format = json "));
+        assertEquals(new ServerMain.Setting("a", "b=c"), converter.convert("a=b=c"));
+        assertEquals(new ServerMain.Setting("a", ""), converter.convert("a="));
+        assertThrows(TypeConversionException.class, () -> converter.convert("=b"));
+    }
+
+    @Test
+    void aFileThatCannotBeReadIsNamedWithStatus2() {
+        Path missing = dir.resolve("missing.properties");
+        assertEquals(2, run("--config", missing.toString()));
+        assertTrue(stderr().startsWith("duro server: cannot read " + missing + ": "), stderr());
+        assertEquals(1, stderr().lines().count(), stderr());
+    }
+
+    @Test
+    void aConfigurationProblemKeepsItsMessageNamingTheKeyWithStatus2() throws IOException {
+        assertEquals(2, run("--config", emptyFile().toString(), "--set", "cluster.partitions=many"));
+        assertTrue(stderr().startsWith("duro server: "), stderr());
+        assertTrue(stderr().contains("cluster.partitions"), stderr());
+        assertFalse(stderr().contains("Usage:"), "the command line was right: " + stderr());
+    }
+
+    @Test
+    void helpPrintsTheOptionsOnStandardOutput() {
+        assertEquals(0, run("--help"));
+        assertTrue(stdout().startsWith("Usage: duro server"), stdout());
+        for (String option : new String[] {"--config=FILE", "--set=KEY=VALUE", "--help"}) {
+            assertTrue(stdout().contains(option), option + " missing from " + stdout());
+        }
+        assertEquals("", stderr());
+    }
+
+    private int run(String... args) {
+        return ServerMain.commandLine(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
+                .execute(args);
+    }
+
+    private Path emptyFile() throws IOException {
+        return Files.writeString(dir.resolve("node.properties"), "# nothing set\n");
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+}
