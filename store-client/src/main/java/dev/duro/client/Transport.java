@@ -85,6 +85,12 @@ final class Transport implements AutoCloseable {
                                 + error.message() + "); committing again gets the same answer",
                         true);
             }
+            if (error.code() == ErrorCode.PERMISSION_DENIED) {
+                return new PermissionDeniedException(error.message());
+            }
+            if (error.code() == ErrorCode.UNAUTHENTICATED) {
+                return new AuthenticationException(error.message());
+            }
             return new ServerErrorException(error.code(), error.message());
         }
         return new ServerErrorException(ErrorCode.INTERNAL, "unexpected reply " + reply.type());
