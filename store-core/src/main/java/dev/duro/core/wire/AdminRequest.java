@@ -20,6 +20,14 @@ import javax.annotation.Nullable;
  */
 public record AdminRequest(long requestId, String command, List<String> arguments, @Nullable Bytes secret)
         implements ClientRequest {
+    /** Keys under this prefix belong to Duro itself: no ordinary read or write reaches them (docs/auth.md). */
+    public static final Bytes RESERVED_PREFIX = Bytes.utf8("\u0000duro/");
+    /**
+     * The key of the cluster's auth record. A client sends admin requests to a replica of its partition, which
+     * coordinates the read-modify-write of the record.
+     */
+    public static final Bytes AUTH_RECORD_KEY = Bytes.utf8("\u0000duro/auth");
+
     /** Longest command name, in UTF-8 bytes. */
     public static final int COMMAND_MAX_BYTES = 64;
     /** Most arguments. */

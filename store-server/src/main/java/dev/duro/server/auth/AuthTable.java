@@ -1,7 +1,7 @@
 package dev.duro.server.auth;
 
 import dev.duro.core.Bytes;
-import java.nio.charset.StandardCharsets;
+import dev.duro.core.wire.AdminRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,9 +28,9 @@ import javax.annotation.Nullable;
  */
 public record AuthTable(boolean enabled, SortedMap<String, User> users, SortedMap<String, List<Grant>> roles) {
     /** Keys under this prefix belong to Duro itself; no ordinary read or write reaches them. */
-    public static final Bytes RESERVED_PREFIX = Bytes.wrap(bytes((char) 0 + "duro/"));
+    public static final Bytes RESERVED_PREFIX = AdminRequest.RESERVED_PREFIX;
     /** Where the table lives: one key, so a change is one read-modify-write of it. */
-    public static final Bytes KEY = Bytes.wrap(bytes((char) 0 + "duro/auth"));
+    public static final Bytes KEY = AdminRequest.AUTH_RECORD_KEY;
     /** The built-in role that may do everything. */
     public static final String ROOT = "root";
     /** The table of a cluster where no one ever ran an admin command: auth off, nobody, nothing. */
@@ -53,10 +53,6 @@ public record AuthTable(boolean enabled, SortedMap<String, User> users, SortedMa
         SortedMap<String, List<Grant>> copy = new TreeMap<>();
         roles.forEach((name, grants) -> copy.put(name, List.copyOf(grants)));
         roles = Collections.unmodifiableSortedMap(copy);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     public static boolean isReserved(Bytes key) {
