@@ -116,8 +116,8 @@ final class AccessControl {
             return new ErrorReply(
                     requestId,
                     ErrorCode.UNAUTHENTICATED,
-                    "auth is enabled: authenticate this connection first (user name and password, or a client"
-                            + " certificate)");
+                    "auth is enabled: authenticate this connection first (user name and password: ./duro ... --user"
+                            + " NAME, DuroClient.builder().credentials(...); or a client certificate)");
         }
         if (request instanceof ClusterInfoRequest
                 || request instanceof ReplicaStatusRequest
