@@ -125,6 +125,8 @@ final class PartitionReader {
             case OVERLOADED, INTERNAL -> false;
                 // Only ever an answer to a commit.
             case OUTCOME_UNKNOWN -> false;
+                // The connection's identity: every node of the cluster answers it alike.
+            case FORBIDDEN -> false;
         };
     }
 }

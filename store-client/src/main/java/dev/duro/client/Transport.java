@@ -11,6 +11,7 @@ import dev.duro.core.wire.ServerReply;
 import dev.duro.core.wire.WireCodec;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
+import javax.annotation.Nullable;
 
 /**
  * A client's requests to nodes: one connection per node on shared I/O threads, request ids, waiting with the
@@ -32,10 +34,12 @@ final class Transport implements AutoCloseable {
     private final EventLoopGroup group;
     private final Duration requestTimeout;
     private final int frameBytesMax;
+    private final @Nullable SslContext tls;
     private final AtomicLong requestIds = new AtomicLong();
     private final Map<HostPort, NodeConnection> connections = new ConcurrentHashMap<>();
 
-    Transport(int ioThreads, Duration requestTimeout, int frameBytesMax) {
+    Transport(int ioThreads, Duration requestTimeout, int frameBytesMax, @Nullable SslContext tls) {
+        this.tls = tls;
         // Replies are decoded within the largest limits any cluster may have; the cluster's own are checked before
         // sending (DuroClient.limits()).
         this.codec = new WireCodec(Limits.CEILING);
@@ -51,7 +55,7 @@ final class Transport implements AutoCloseable {
     /** Sends the request {@code request} builds from a fresh id to {@code node}. */
     CompletableFuture<ServerReply> call(HostPort node, LongFunction<ClientRequest> request) {
         NodeConnection connection = connections.computeIfAbsent(
-                node, address -> new NodeConnection(address, group, codec, requestTimeout, frameBytesMax));
+                node, address -> new NodeConnection(address, group, codec, requestTimeout, frameBytesMax, tls));
         return connection.call(requestIds.incrementAndGet(), request);
     }
 

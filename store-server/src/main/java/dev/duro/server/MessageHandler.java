@@ -11,6 +11,7 @@ import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.FrontierMessage;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.MultiReadRequest;
+import dev.duro.core.wire.PeerMessage;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
@@ -19,6 +20,8 @@ import dev.duro.core.wire.SnapshotVectorReply;
 import dev.duro.core.wire.SnapshotVectorRequest;
 import dev.duro.core.wire.VoteMessage;
 import dev.duro.core.wire.WireCodec;
+import dev.duro.server.tls.ConnectionIdentity;
+import dev.duro.server.tls.PeerIdentity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -48,6 +51,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final DuroMetrics metrics;
     private final ClusterInfoSource clusterInfo;
     private final Duration waitMax;
+    private final boolean peersAuthenticated;
 
     /** Builds the current cluster description for a request. */
     @FunctionalInterface
@@ -64,7 +68,8 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             SnapshotTransfer snapshots,
             DuroMetrics metrics,
             ClusterInfoSource clusterInfo,
-            Duration waitMax) {
+            Duration waitMax,
+            boolean peersAuthenticated) {
         this.codec = codec;
         this.reads = reads;
         this.coordinator = coordinator;
@@ -74,6 +79,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         this.metrics = metrics;
         this.clusterInfo = clusterInfo;
         this.waitMax = waitMax;
+        this.peersAuthenticated = peersAuthenticated;
     }
 
     @Override
@@ -91,6 +97,22 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             return;
         } catch (DuroException e) {
             reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.MALFORMED_FRAME, e.getMessage()));
+            return;
+        }
+        if (isPeerMessage(message) && !mayActAsPeer(context)) {
+            PeerIdentity identity = ConnectionIdentity.of(context.channel());
+            LOG.warn(
+                    "refused {} from {} ({}): peer messages are accepted from cluster nodes only",
+                    message.type(),
+                    context.channel().remoteAddress(),
+                    identity);
+            reply(
+                    context,
+                    new ErrorReply(
+                            requestIdOf(bytes),
+                            ErrorCode.FORBIDDEN,
+                            message.type() + " is a peer message; this connection is " + identity
+                                    + ", not a cluster node (docs/security.md)"));
             return;
         }
         if (message instanceof SnapshotFetchRequest fetch) {
@@ -115,6 +137,18 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
                             ErrorCode.MALFORMED_FRAME,
                             "a server does not accept " + message.type() + " messages"));
         }
+    }
+
+    private static boolean isPeerMessage(Message message) {
+        return message instanceof PeerMessage || message instanceof SnapshotFetchRequest;
+    }
+
+    /**
+     * With TLS, only a connection whose certificate names a configured node; without it anyone (plaintext links
+     * authenticate no one: docs/security.md).
+     */
+    private boolean mayActAsPeer(ChannelHandlerContext context) {
+        return !peersAuthenticated || ConnectionIdentity.of(context.channel()).isClusterNode();
     }
 
     private CompletableFuture<ServerReply> serve(ClientRequest request) {

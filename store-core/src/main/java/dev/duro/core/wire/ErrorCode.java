@@ -29,7 +29,13 @@ public enum ErrorCode {
      * The transaction id was delivered before and its outcome is no longer retained (it may have committed):
      * the commit was not certified again. The same at every replica; see docs/window-safety.md.
      */
-    OUTCOME_UNKNOWN(10);
+    OUTCOME_UNKNOWN(10),
+    /**
+     * The connection's verified identity may not send this message: a peer message (vote, frontier, snapshot fetch)
+     * from a connection that is not an authenticated cluster node. The message had no effect; see
+     * docs/security.md.
+     */
+    FORBIDDEN(11);
 
     private final int code;
 

@@ -62,7 +62,8 @@ class MessagesTest {
             ErrorCode.OVERLOADED,
             ErrorCode.UNSUPPORTED_VERSION,
             ErrorCode.INTERNAL,
-            ErrorCode.OUTCOME_UNKNOWN
+            ErrorCode.OUTCOME_UNKNOWN,
+            ErrorCode.FORBIDDEN
         };
         assertEquals(inOrder.length, ErrorCode.values().length);
         for (int i = 0; i < inOrder.length; i++) {
