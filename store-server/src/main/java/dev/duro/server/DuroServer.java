@@ -285,6 +285,11 @@ public final class DuroServer implements Closeable {
         return consensus;
     }
 
+    /** This node's links to its peers, for tests. */
+    PeerLinks peers() {
+        return peers;
+    }
+
     /** This node's vector-of-snapshots service, for tests. */
     FrontierPublisher frontiers() {
         return Objects.requireNonNull(frontiers, "the node has not started");
