@@ -16,7 +16,9 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./duro certs --dir DIR --nodes n1,n2,n3 [--clients NAME,...] [--days N]}: writes a cluster's certificates
@@ -72,6 +74,9 @@ public final class CertsCommand implements Callable<Integer> {
             description = "show this help and exit")
     private boolean help;
 
+    @Spec
+    private CommandSpec spec;
+
     private final PrintStream out;
 
     private CertsCommand(PrintStream out) {
@@ -82,7 +87,8 @@ public final class CertsCommand implements Callable<Integer> {
         System.exit(commandLine(System.out, System.err).execute(args));
     }
 
-    static CommandLine commandLine(PrintStream out, PrintStream err) {
+    /** The command line, with its output on {@code out} and its errors and usage on {@code err}. */
+    public static CommandLine commandLine(PrintStream out, PrintStream err) {
         return new CommandLine(new CertsCommand(out))
                 .setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true))
                 .setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
@@ -90,7 +96,7 @@ public final class CertsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CommandLine commandLine = new CommandLine(this);
+        CommandLine commandLine = spec.commandLine();
         if (days < 1 || days > 36_500) {
             throw new CommandLine.ParameterException(commandLine, "--days must be in [1, 36500], was " + days);
         }
