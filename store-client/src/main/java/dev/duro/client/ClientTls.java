@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -93,8 +94,10 @@ final class ClientTls {
                 }
             }
             throw new IllegalStateException("the PKIX trust manager factory made no X509TrustManager");
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("the CA file " + caFile + " cannot be read: it does not exist", e);
         } catch (IOException e) {
-            throw new IllegalArgumentException("the CA file " + caFile + " cannot be read: " + e, e);
+            throw new IllegalArgumentException("the CA file " + caFile + " cannot be read: " + e.getMessage(), e);
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException(
                     "the CA file " + caFile + " is not a PEM certificate file: " + e.getMessage(), e);

@@ -10,8 +10,10 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import javax.annotation.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -95,6 +97,11 @@ public final class DuroCli {
      * bug and keeps its trace (picocli's default handling, status 1).
      */
     private static int clusterFailure(Exception e, CommandLine command, ParseResult parsed) throws Exception {
+        if (e instanceof ParameterException refused) {
+            // Options checked together once parsed (the TLS files): refused like any bad option, with the usage.
+            return command.getParameterExceptionHandler()
+                    .handleParseException(refused, parsed.originalArgs().toArray(new String[0]));
+        }
         if (e instanceof UnavailableException || e instanceof ServerErrorException) {
             command.getErr().println("duro: " + e.getMessage());
             return FAILED;
@@ -119,6 +126,24 @@ public final class DuroCli {
         String cluster = DEFAULT_CLUSTER;
 
         @Option(
+                names = "--tls-ca",
+                paramLabel = "FILE",
+                description = "speak TLS 1.3, trusting nodes whose certificate this CA (PEM) issued (docs/security.md)")
+        @Nullable
+        Path tlsCa;
+
+        @Option(
+                names = "--tls-cert",
+                paramLabel = "FILE",
+                description = "with --tls-ca: this client's certificate (PEM; CN = its name), with --tls-key")
+        @Nullable
+        Path tlsCert;
+
+        @Option(names = "--tls-key", paramLabel = "FILE", description = "with --tls-cert: its private key (PEM)")
+        @Nullable
+        Path tlsKey;
+
+        @Option(
                 names = {"-h", "--help"},
                 usageHelp = true,
                 description = "show this help and exit")
@@ -126,9 +151,32 @@ public final class DuroCli {
 
         @Override
         public final Integer call() {
-            try (DuroClient client = DuroClient.builder().seeds(cluster).build()) {
+            DuroClient built;
+            try {
+                built = builder().build();
+            } catch (IllegalArgumentException e) { // a TLS file that cannot be used: the message names it
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            try (DuroClient client = built) {
                 return run(client);
             }
+        }
+
+        /** The client the options describe; TLS options that do not fit together are refused naming them. */
+        private DuroClient.Builder builder() {
+            DuroClient.Builder builder = DuroClient.builder().seeds(cluster);
+            if (tlsCa == null) {
+                if (tlsCert != null || tlsKey != null) {
+                    throw new ParameterException(
+                            spec.commandLine(), "--tls-cert and --tls-key need --tls-ca (the cluster's CA)");
+                }
+                return builder;
+            }
+            if ((tlsCert == null) != (tlsKey == null)) {
+                throw new ParameterException(
+                        spec.commandLine(), "--tls-cert and --tls-key go together (the certificate and its key)");
+            }
+            return builder.tls(tlsCa, tlsCert, tlsKey);
         }
 
         /** Runs the command; returns the exit status. */
