@@ -652,7 +652,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     private ServerReply call(String node, dev.duro.core.wire.ClientRequest request) {
-        try (RawConnection connection = new RawConnection(clientAddress(node), rawTls)) {
+        try (RawConnection connection = rawConnection(node)) {
             ServerReply reply = connection.call(request);
             if (reply instanceof ErrorReply error) {
                 throw new IllegalStateException("node " + node + " refused " + request.type() + ": " + error);
@@ -661,6 +661,11 @@ final class TestCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("node " + node + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A raw connection to {@code node}'s endpoint, over TLS with the test client's certificate if TLS is on. */
+    RawConnection rawConnection(String node) throws IOException {
+        return new RawConnection(clientAddress(node), rawTls);
     }
 
     // ---- keys ----
