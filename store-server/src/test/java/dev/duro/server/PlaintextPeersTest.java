@@ -3,7 +3,13 @@ package dev.duro.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
 import dev.duro.core.AbortReason;
@@ -19,6 +25,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * Why peers must be authenticated, shown on a cluster without TLS (docs/security.md, "Plaintext"): a forged frontier
@@ -28,6 +35,30 @@ import org.junit.jupiter.api.io.TempDir;
 class PlaintextPeersTest {
     @TempDir
     Path root;
+
+    @Test
+    void aNodeWithoutTlsWarnsInItsFirstLinesThatItsLinksArePlaintext() throws IOException {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        Logger server = context.getLogger(DuroServer.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.setContext(context);
+        events.start();
+        server.addAppender(events);
+        try (TestCluster cluster =
+                TestCluster.builder(root).nodes(1).partitions(1).replication(1).start()) {
+            ILoggingEvent first = events.list.get(0);
+            assertEquals(Level.WARN, first.getLevel());
+            assertTrue(
+                    first.getFormattedMessage()
+                            .startsWith("node n1: TLS is OFF (no tls.* settings): client, peer and"
+                                    + " Raft links are plaintext and unauthenticated"),
+                    first.getFormattedMessage());
+            assertTrue(first.getFormattedMessage().contains("For loopback development only"));
+        } finally {
+            server.detachAppender(events);
+            events.stop();
+        }
+    }
 
     @Test
     void withoutTlsAForgedFrontierAndAForgedAbortVoteFromAnyConnectionTakeEffect() throws IOException {
