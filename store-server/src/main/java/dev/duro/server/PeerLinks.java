@@ -1,9 +1,11 @@
 package dev.duro.server;
 
+import dev.duro.core.DuroException;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.WireCodec;
 import dev.duro.server.tls.NodeTls;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -115,8 +117,9 @@ final class PeerLinks implements Closeable {
      * expired one) at WARN, since it does not heal by itself, and anything the peer answered or broke otherwise at
      * DEBUG; then the link is closed and reconnects later.
      */
-    private static final class FailureLog extends ChannelInboundHandlerAdapter {
+    private final class FailureLog extends ChannelInboundHandlerAdapter {
         private final String nodeId;
+        private boolean refusalLogged;
 
         FailureLog(String nodeId) {
             this.nodeId = nodeId;
@@ -133,8 +136,24 @@ final class PeerLinks implements Closeable {
 
         @Override
         public void channelRead(ChannelHandlerContext context, Object message) {
-            // A peer answers peer messages only to refuse them (FORBIDDEN): its own log says why.
-            ReferenceCountUtil.release(message);
+            // A peer answers peer messages only to refuse them (FORBIDDEN: it does not take this node for a member,
+            // its configuration differs). Said once per connection: every vote and frontier on it gets the same.
+            try {
+                if (!refusalLogged && message instanceof ByteBuf frame) {
+                    refusalLogged = true;
+                    LOG.warn("{} refused a peer message from this node: {}", nodeId, describe(frame));
+                }
+            } finally {
+                ReferenceCountUtil.release(message);
+            }
+        }
+
+        private String describe(ByteBuf frame) {
+            try {
+                return codec.decode(WireFrames.bytes(frame)).toString();
+            } catch (DuroException e) {
+                return "an undecodable answer (" + e.getMessage() + ")";
+            }
         }
 
         @Override
