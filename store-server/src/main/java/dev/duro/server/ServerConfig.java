@@ -203,6 +203,11 @@ public final class ServerConfig {
                     "names '" + name + "'; node " + nodeId + " needs a certificate with subject CN="
                             + PeerIdentity.NODE_PREFIX + nodeId + " (docs/security.md)");
         }
+        if (!material.keyMatchesCertificate()) {
+            in.problem(
+                    Settings.TLS_KEY_FILE.key(),
+                    "(" + files.get(2) + ") is not the private key of tls.cert-file (" + files.get(1) + ")");
+        }
         if (!issuedByAny(certificate, material.authorities())) {
             in.problem(
                     Settings.TLS_CERT_FILE.key(),

@@ -110,6 +110,16 @@ class TlsConfigTest {
     }
 
     @Test
+    void aKeyThatIsNotTheCertificatesIsRefused() throws IOException {
+        Properties properties = node("n1", certificates());
+        properties.setProperty(
+                "tls.key-file", properties.getProperty("tls.key-file").replace("n1", "n2"));
+        String message = problems(properties);
+        assertTrue(message.contains("tls.key-file"), message);
+        assertTrue(message.contains("is not the private key of tls.cert-file"), message);
+    }
+
+    @Test
     void aCertificateNotIssuedByTheCaIsRefused() throws IOException {
         Path tls = certificates();
         Instant now = Instant.now();

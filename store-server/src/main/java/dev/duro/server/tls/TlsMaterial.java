@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -118,6 +119,27 @@ public final class TlsMaterial {
     /** This node's certificate (the chain's leaf). */
     public X509Certificate certificate() {
         return chain.get(0);
+    }
+
+    /**
+     * Whether the private key is the certificate's: a signature made with it verifies with the certificate's public
+     * key. A mismatch would otherwise only show as failed handshakes.
+     */
+    public boolean keyMatchesCertificate() {
+        String algorithm = key.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256with" + key.getAlgorithm();
+        byte[] probe = "duro key check".getBytes(StandardCharsets.US_ASCII);
+        try {
+            Signature signer = Signature.getInstance(algorithm);
+            signer.initSign(key);
+            signer.update(probe);
+            byte[] signature = signer.sign();
+            Signature verifier = Signature.getInstance(algorithm);
+            verifier.initVerify(certificate().getPublicKey());
+            verifier.update(probe);
+            return verifier.verify(signature);
+        } catch (GeneralSecurityException e) {
+            return false; // another key type than the certificate's, or one this platform cannot sign with
+        }
     }
 
     /** This node's private key. */
