@@ -24,6 +24,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -118,7 +119,7 @@ public final class DuroServer implements Closeable {
                     config.tls().certificate().getSubjectX500Principal().getName(),
                     config.tls().certificate().getNotAfter().toInstant(),
                     config.nodes().keySet());
-            if (config.tls().certificate().getNotAfter().toInstant().isBefore(java.time.Instant.now())) {
+            if (config.tls().certificate().getNotAfter().toInstant().isBefore(Instant.now())) {
                 LOG.warn(
                         "node {}: its certificate (tls.cert-file) has EXPIRED: peers and clients will refuse it",
                         config.nodeId());

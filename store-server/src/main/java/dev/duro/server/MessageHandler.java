@@ -27,6 +27,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.AttributeKey;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -52,6 +53,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final ClusterInfoSource clusterInfo;
     private final Duration waitMax;
     private final boolean peersAuthenticated;
+    private static final AttributeKey<Boolean> REFUSAL_LOGGED = AttributeKey.valueOf("duro.peer-refusal-logged");
 
     /** Builds the current cluster description for a request. */
     @FunctionalInterface
@@ -101,11 +103,15 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         }
         if (isPeerMessage(message) && !mayActAsPeer(context)) {
             PeerIdentity identity = ConnectionIdentity.of(context.channel());
-            LOG.warn(
-                    "refused {} from {} ({}): peer messages are accepted from cluster nodes only",
-                    message.type(),
-                    context.channel().remoteAddress(),
-                    identity);
+            // Once per connection: a misconfigured peer sends a frontier every few milliseconds.
+            if (context.channel().attr(REFUSAL_LOGGED).setIfAbsent(Boolean.TRUE) == null) {
+                LOG.warn(
+                        "refused {} from {} ({}): peer messages are accepted from cluster nodes only (further"
+                                + " refusals on this connection are not logged)",
+                        message.type(),
+                        context.channel().remoteAddress(),
+                        identity);
+            }
             reply(
                     context,
                     new ErrorReply(
