@@ -220,7 +220,8 @@ final class NodeConnection {
                 why = describe(failure);
             } else if (tls == null && !answered) {
                 why = "the node closed it before any answer; the node may require TLS (configure the client with"
-                        + " the cluster's CA: DuroClient.builder().tls(...), or --tls-ca on the command line)";
+                        + " the cluster's CA: DuroClient.builder().tls(...), or --tls-ca on the command line), or it"
+                        + " stopped (" + channel + ")";
             } else {
                 why = channel.toString();
             }
