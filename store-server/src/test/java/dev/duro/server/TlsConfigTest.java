@@ -15,6 +15,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
@@ -145,6 +146,17 @@ class TlsConfigTest {
         assertEquals(new String(ca, StandardCharsets.US_ASCII), Files.readString(tls.resolve(CertsCommand.CA_FILE)));
         assertNotEquals(new String(n1, StandardCharsets.US_ASCII), Files.readString(tls.resolve("n1.pem")));
         ServerConfig.of(node("n1", tls)); // the new certificate is the CA's and n1's
+    }
+
+    @Test
+    void keysAreReadableByTheirOwnerOnlyAndCertificatesByAnyone() throws IOException {
+        Path tls = certificates();
+        assertEquals(
+                "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tls.resolve("n1-key.pem"))));
+        assertEquals(
+                "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(tls.resolve("ca-key.pem"))));
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(tls.resolve("n1.pem"))));
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(tls.resolve("ca.pem"))));
     }
 
     @Test

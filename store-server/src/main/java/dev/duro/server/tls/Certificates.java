@@ -200,9 +200,8 @@ public final class Certificates {
         Files.createDirectories(directory);
         Path temporary = Files.createTempFile(directory, file.getFileName().toString(), ".tmp");
         try {
-            if (secret) {
-                restrictToOwner(temporary);
-            }
+            // A temporary file starts readable by its owner only: right for a key, while a certificate is public.
+            setPermissions(temporary, secret ? "rw-------" : "rw-r--r--");
             try (Writer out = Files.newBufferedWriter(temporary, StandardCharsets.US_ASCII);
                     JcaPEMWriter writer = new JcaPEMWriter(out)) {
                 content.writeTo(writer);
@@ -213,9 +212,9 @@ public final class Certificates {
         }
     }
 
-    private static void restrictToOwner(Path file) throws IOException {
+    private static void setPermissions(Path file, String permissions) throws IOException {
         try {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(permissions));
         } catch (UnsupportedOperationException e) {
             // Not a POSIX file system: the directory's own permissions protect the key.
         }
