@@ -3,9 +3,11 @@ package dev.duro.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.DuroClient;
+import dev.duro.client.UnavailableException;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -98,6 +100,68 @@ class LocalClusterScriptTest {
             for (long pid : nodePids) {
                 Optional<ProcessHandle> node = ProcessHandle.of(pid);
                 node.ifPresent(ProcessHandle::destroyForcibly); // never leave a node behind, even on failure
+                assertFalse(node.isPresent() && node.get().isAlive(), "node pid " + pid + " stopped with the script");
+            }
+        }
+    }
+
+    /**
+     * {@code ./duro local --tls}: the nodes start with certificates it writes under the data folder, serve clients
+     * that trust its CA, refuse plaintext ones with a clear error, and the script prints the client options to use.
+     */
+    @Test
+    void withTlsTheLocalClusterServesTlsClientsAndRefusesPlaintextOnes() throws Exception {
+        int base = freeBasePort();
+        Path output = data.resolve("duro-local-tls.out");
+        Path cluster = data.resolve("cluster");
+        Process script = new ProcessBuilder(
+                        ROOT.resolve("duro").toString(),
+                        "local",
+                        "--tls",
+                        "--data-dir",
+                        cluster.toString(),
+                        "--base-port",
+                        Integer.toString(base),
+                        "--demo-seconds",
+                        "0")
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
+        List<Long> nodePids = new ArrayList<>();
+        try {
+            awaitOutput(output, "duro: serving on", script);
+            for (int i = 1; i <= 3; i++) {
+                nodePids.add(pidOf("n" + i));
+            }
+            Path tls = cluster.resolve("tls");
+            assertTrue(
+                    Files.readString(output).contains("--tls-ca " + tls.resolve("ca.pem")),
+                    "the script prints the client options");
+            assertTrue(Files.readString(cluster.resolve("n1.properties"))
+                    .contains("tls.cert-file=" + tls.resolve("n1.pem")));
+            String[] seeds = {"127.0.0.1:" + (base + 1), "127.0.0.1:" + (base + 2), "127.0.0.1:" + (base + 3)};
+            try (DuroClient client = DuroClient.builder()
+                    .seeds(seeds)
+                    .requestTimeout(Duration.ofSeconds(10))
+                    .tls(tls.resolve("ca.pem"), tls.resolve("local-admin.pem"), tls.resolve("local-admin-key.pem"))
+                    .build()) {
+                client.awaitReady(WAIT);
+                client.put("over-tls", "yes");
+                assertEquals("yes", client.get("over-tls"));
+            }
+            try (DuroClient plaintext = DuroClient.builder()
+                    .seeds(seeds)
+                    .requestTimeout(Duration.ofSeconds(10))
+                    .build()) {
+                UnavailableException refused = assertThrows(UnavailableException.class, plaintext::refreshCluster);
+                assertTrue(refused.getMessage().contains("may require TLS"), refused.getMessage());
+            }
+        } finally {
+            script.destroy();
+            assertTrue(script.waitFor(60, TimeUnit.SECONDS), "./duro local stops on SIGTERM");
+            for (long pid : nodePids) {
+                Optional<ProcessHandle> node = ProcessHandle.of(pid);
+                node.ifPresent(ProcessHandle::destroyForcibly);
                 assertFalse(node.isPresent() && node.get().isAlive(), "node pid " + pid + " stopped with the script");
             }
         }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.ClientId;
@@ -63,6 +64,9 @@ public final class ConsensusNode implements Closeable {
     private final Map<Integer, RaftClient> readClients = new ConcurrentHashMap<>();
 
     private final CommandBatches batches;
+    /** Ratis's parameters of every server and client of this node: TLS, when on ({@link RaftTls}). */
+    private final Parameters raftParameters;
+
     private final FreshReplicaWatch freshReplicaWatch;
 
     private ConsensusNode(
@@ -72,9 +76,11 @@ public final class ConsensusNode implements Closeable {
             EngineSettings engineSettings,
             Limits limits,
             EffectHandler effects,
-            SnapshotFetcher fetcher)
+            SnapshotFetcher fetcher,
+            @Nullable RaftTls tls)
             throws IOException {
         this.nodeId = nodeId;
+        this.raftParameters = RaftTls.parameters(tls);
         this.topology = topology;
         this.settings = settings;
         this.batches = new CommandBatches(limits);
@@ -96,10 +102,11 @@ public final class ConsensusNode implements Closeable {
                 .setServerId(RaftTopology.peerId(nodeId))
                 .setGroup(RaftGroup.emptyGroup())
                 .setProperties(serverProperties(settings))
+                .setParameters(raftParameters)
                 .setStateMachineRegistry(registry)
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
-        this.freshReplicaWatch = new FreshReplicaWatch(nodeId, topology, server);
+        this.freshReplicaWatch = new FreshReplicaWatch(nodeId, topology, server, raftParameters);
     }
 
     /**
@@ -118,10 +125,27 @@ public final class ConsensusNode implements Closeable {
             EffectHandler effects,
             SnapshotFetcher fetcher)
             throws IOException {
+        return start(nodeId, topology, settings, engineSettings, limits, effects, fetcher, null);
+    }
+
+    /**
+     * {@link #start(String, RaftTopology, ConsensusSettings, EngineSettings, Limits, EffectHandler, SnapshotFetcher)}
+     * with the Raft links under mutual TLS when {@code tls} is given (plaintext when null).
+     */
+    public static ConsensusNode start(
+            String nodeId,
+            RaftTopology topology,
+            ConsensusSettings settings,
+            EngineSettings engineSettings,
+            Limits limits,
+            EffectHandler effects,
+            SnapshotFetcher fetcher,
+            @Nullable RaftTls tls)
+            throws IOException {
         LogContext.Scope context = LogContext.node(nodeId);
         try {
             ConsensusNode node =
-                    new ConsensusNode(nodeId, topology, settings, engineSettings, limits, effects, fetcher);
+                    new ConsensusNode(nodeId, topology, settings, engineSettings, limits, effects, fetcher, tls);
             try {
                 node.server.start();
                 node.freshReplicaWatch.watch(node.joinGroups());
@@ -247,6 +271,7 @@ public final class ConsensusNode implements Closeable {
         RaftPeerId leader = leaderPeer(partition);
         RaftClient.Builder builder = RaftClient.newBuilder()
                 .setProperties(properties)
+                .setParameters(raftParameters)
                 .setRaftGroup(topology.group(partition))
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
                         100, TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)));

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.GroupInfoReply;
@@ -47,6 +48,7 @@ final class FreshReplicaWatch implements Closeable {
     private final String nodeId;
     private final RaftTopology topology;
     private final RaftServer server;
+    private final Parameters raftParameters;
     private final ScheduledExecutorService executor;
 
     /** What the watch saw of one empty replica; only the watch thread touches it. */
@@ -55,7 +57,8 @@ final class FreshReplicaWatch implements Closeable {
         long snapshotBytesArrived;
     }
 
-    FreshReplicaWatch(String nodeId, RaftTopology topology, RaftServer server) {
+    FreshReplicaWatch(String nodeId, RaftTopology topology, RaftServer server, Parameters raftParameters) {
+        this.raftParameters = raftParameters;
         this.nodeId = nodeId;
         this.topology = topology;
         this.server = server;
@@ -95,6 +98,7 @@ final class FreshReplicaWatch implements Closeable {
     private void check(int partition, Map<Integer, EmptyReplica> empty) {
         try (RaftClient client = RaftClient.newBuilder()
                 .setProperties(new RaftProperties())
+                .setParameters(raftParameters)
                 .setRaftGroup(topology.group(partition))
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
                         3, TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))

@@ -15,12 +15,14 @@ import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
 import dev.duro.core.wire.SnapshotVectorReply;
 import dev.duro.core.wire.SnapshotVectorRequest;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -61,8 +63,14 @@ public final class DuroClient implements AutoCloseable {
 
     private DuroClient(Builder builder) {
         this.retryPolicy = builder.retryPolicy;
-        this.transport =
-                new Transport(builder.ioThreads, builder.requestTimeout, builder.frameBytesMax, builder.credentials);
+        this.transport = new Transport(
+                builder.ioThreads,
+                builder.requestTimeout,
+                builder.frameBytesMax,
+                builder.credentials,
+                builder.tlsCaFile == null
+                        ? null
+                        : ClientTls.context(builder.tlsCaFile, builder.tlsCertFile, builder.tlsKeyFile));
         this.views = new ClusterViews(builder.seeds, transport);
         this.clientId = new SecureRandom().nextLong();
     }
@@ -79,6 +87,9 @@ public final class DuroClient implements AutoCloseable {
         private int ioThreads = 2;
         private int frameBytesMax = 64 << 20;
         private @Nullable Credentials credentials;
+        private @Nullable Path tlsCaFile;
+        private @Nullable Path tlsCertFile;
+        private @Nullable Path tlsKeyFile;
 
         /** Addresses ({@code host:port}) of any nodes of the cluster; the rest is discovered. */
         public Builder seeds(String... addresses) {
@@ -113,6 +124,24 @@ public final class DuroClient implements AutoCloseable {
             }
             this.credentials = Credentials.of(user, password);
             return this;
+        }
+
+        /**
+         * Speaks TLS 1.3 to the nodes (docs/security.md): trusts nodes whose certificate the CA in {@code caFile}
+         * issued (PEM), and presents the client certificate {@code certFile} with its key {@code keyFile} (PEM,
+         * PKCS#8) when both are given; without them the client connects anonymously. A node with TLS on refuses
+         * plaintext clients, and a node without it cannot answer a TLS client.
+         */
+        public Builder tls(Path caFile, @Nullable Path certFile, @Nullable Path keyFile) {
+            this.tlsCaFile = Objects.requireNonNull(caFile, "caFile");
+            this.tlsCertFile = certFile;
+            this.tlsKeyFile = keyFile;
+            return this;
+        }
+
+        /** {@link #tls(Path, Path, Path)} without a client certificate. */
+        public Builder tls(Path caFile) {
+            return tls(caFile, null, null);
         }
 
         public Builder ioThreads(int threads) {

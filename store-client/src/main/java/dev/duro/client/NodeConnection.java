@@ -24,6 +24,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -36,6 +38,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import javax.annotation.Nullable;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +61,7 @@ final class NodeConnection {
     private final Bootstrap bootstrap;
     private final WireCodec codec;
     private final Duration timeout;
+    private final @Nullable SslContext tls;
     private final Map<Long, CompletableFuture<ServerReply>> inFlight = new ConcurrentHashMap<>();
     private final @Nullable Credentials credentials;
     private final LongSupplier requestIds;
@@ -71,10 +76,12 @@ final class NodeConnection {
             Duration timeout,
             int frameBytesMax,
             @Nullable Credentials credentials,
-            LongSupplier requestIds) {
+            LongSupplier requestIds,
+            @Nullable SslContext tls) {
         this.address = address;
         this.credentials = credentials;
         this.requestIds = requestIds;
+        this.tls = tls;
         this.codec = codec;
         this.timeout = timeout;
         this.bootstrap = new Bootstrap()
@@ -85,6 +92,10 @@ final class NodeConnection {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        if (tls != null) {
+                            channel.pipeline()
+                                    .addLast("tls", tls.newHandler(channel.alloc(), address.host(), address.port()));
+                        }
                         channel.pipeline()
                                 .addLast(new LengthFieldBasedFrameDecoder(frameBytesMax, 0, 4, 0, 4))
                                 .addLast(new LengthFieldPrepender(4))
@@ -128,9 +139,7 @@ final class NodeConnection {
             }
             channel.writeAndFlush(Unpooled.wrappedBuffer(frame)).addListener(w -> {
                 if (!w.isSuccess()) {
-                    fail(
-                            requestId,
-                            "cannot send to " + address + ": " + w.cause().getMessage());
+                    fail(requestId, "cannot send to " + address + ": " + describe(w.cause()));
                 }
             });
         });
@@ -217,10 +226,34 @@ final class NodeConnection {
         }
     }
 
-    /** Matches replies to requests; a closed channel fails what is still in flight. */
+    /** A TLS failure, in words that say what to check. */
+    private String describe(Throwable cause) {
+        if (cause instanceof SSLHandshakeException || cause instanceof SSLException) {
+            return "TLS with the node failed (" + cause.getMessage() + "); check that the node speaks TLS and that"
+                    + " its certificate is valid and from the CA this client trusts (docs/security.md)";
+        }
+        return String.valueOf(cause.getMessage());
+    }
+
+    /**
+     * Matches replies to requests; a closed channel fails what is still in flight, saying why when it knows: a
+     * plaintext connection the node closed before any answer most likely met a node that requires TLS.
+     */
     private final class Replies extends SimpleChannelInboundHandler<ByteBuf> {
+        private boolean answered;
+        private @Nullable Throwable failure;
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext context, Object event) throws Exception {
+            if (event instanceof SslHandshakeCompletionEvent completion && !completion.isSuccess()) {
+                failure = completion.cause();
+            }
+            super.userEventTriggered(context, event);
+        }
+
         @Override
         protected void channelRead0(ChannelHandlerContext context, ByteBuf frame) {
+            answered = true;
             byte[] bytes = new byte[frame.readableBytes()];
             frame.readBytes(bytes);
             Message message;
@@ -247,8 +280,18 @@ final class NodeConnection {
         @Override
         public void channelInactive(ChannelHandlerContext context) {
             Channel channel = context.channel();
+            String why;
+            if (failure != null) {
+                why = describe(failure);
+            } else if (tls == null && !answered) {
+                why = "the node closed it before any answer; the node may require TLS (configure the client with"
+                        + " the cluster's CA: DuroClient.builder().tls(...), or --tls-ca on the command line), or it"
+                        + " stopped (" + channel + ")";
+            } else {
+                why = channel.toString();
+            }
             for (Long requestId : inFlight.keySet()) {
-                fail(requestId, "connection to " + address + " closed (" + channel + ")");
+                fail(requestId, "connection to " + address + " closed: " + why);
             }
         }
 
@@ -256,7 +299,10 @@ final class NodeConnection {
         public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
             // A node that goes away resets its connections: routine, and what follows (failover) says enough.
             // Anything else (a frame over the limit, a bug) closes the connection too, but says why.
-            if (cause instanceof IOException) {
+            if (cause instanceof SSLException || cause.getCause() instanceof SSLException) {
+                failure = cause instanceof SSLException ? cause : cause.getCause();
+                LOG.debug("TLS with {} failed: {}", address, cause.toString());
+            } else if (cause instanceof IOException) {
                 LOG.debug("connection to {} failed: {}", address, cause.toString());
             } else {
                 warnLimited("closed the connection after an error: " + cause);

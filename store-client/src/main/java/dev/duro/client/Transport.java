@@ -11,6 +11,7 @@ import dev.duro.core.wire.ServerReply;
 import dev.duro.core.wire.WireCodec;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,12 +34,19 @@ final class Transport implements AutoCloseable {
     private final EventLoopGroup group;
     private final Duration requestTimeout;
     private final int frameBytesMax;
+    private final @Nullable SslContext tls;
     private final AtomicLong requestIds = new AtomicLong();
     private final Map<HostPort, NodeConnection> connections = new ConcurrentHashMap<>();
     private final @Nullable Credentials credentials;
 
-    Transport(int ioThreads, Duration requestTimeout, int frameBytesMax, @Nullable Credentials credentials) {
+    Transport(
+            int ioThreads,
+            Duration requestTimeout,
+            int frameBytesMax,
+            @Nullable Credentials credentials,
+            @Nullable SslContext tls) {
         this.credentials = credentials;
+        this.tls = tls;
         // Replies are decoded within the largest limits any cluster may have; the cluster's own are checked before
         // sending (DuroClient.limits()).
         this.codec = new WireCodec(Limits.CEILING);
@@ -62,7 +70,8 @@ final class Transport implements AutoCloseable {
                         requestTimeout,
                         frameBytesMax,
                         credentials,
-                        requestIds::incrementAndGet));
+                        requestIds::incrementAndGet,
+                        tls));
         return connection.call(requestIds.incrementAndGet(), request);
     }
 

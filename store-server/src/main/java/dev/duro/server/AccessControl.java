@@ -58,7 +58,7 @@ final class AccessControl {
     /**
      * @param hashing runs password hashing and verification (slow by design), off the I/O threads
      * @param waitMax how long a request waits for the first read of the auth record at start-up
-     * @param peerIdentityRequired whether only connections with a verified {@link Principals#PEER} may read the
+     * @param peerIdentityRequired whether only connections whose certificate proved a cluster node ({@link Principals#peer}) may read the
      *     whole auth record (when the transport verifies peers); without it, as for votes, any connection may
      */
     AccessControl(

@@ -19,12 +19,12 @@ import dev.duro.server.auth.AdminCommands;
 import dev.duro.server.auth.AdminException;
 import dev.duro.server.auth.AuthTable;
 import dev.duro.server.auth.AuthTableCodec;
+import dev.duro.server.tls.NodeTls;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -73,6 +73,9 @@ final class AuthRecord {
     private final Coordinator coordinator;
     private final WireCodec codec;
     private final Map<String, ServerConfig.Node> nodes;
+    /** This node's TLS, for reading the record from another node; null with plaintext links. */
+    private final @Nullable NodeTls tls;
+
     private final List<String> replicaNodes;
     private final int partition;
     private final Duration waitMax;
@@ -107,11 +110,13 @@ final class AuthRecord {
             List<String> replicaNodes,
             Duration waitMax,
             int frameBytesMax,
-            Executor blocking) {
+            Executor blocking,
+            @Nullable NodeTls tls) {
         this.consensus = consensus;
         this.coordinator = coordinator;
         this.codec = codec;
         this.nodes = nodes;
+        this.tls = tls;
         this.partition = partition;
         this.replicaNodes = List.copyOf(replicaNodes);
         this.waitMax = waitMax;
@@ -222,7 +227,7 @@ final class AuthRecord {
         StringBuilder failures = new StringBuilder();
         for (String node : replicaNodes) {
             try {
-                AdminReply reply = askForTable(nodes.get(node));
+                AdminReply reply = askForTable(node, nodes.get(node));
                 if (reply.payload() == null) {
                     throw new IOException("its answer carries no record");
                 }
@@ -242,10 +247,8 @@ final class AuthRecord {
                 "no replica of partition " + partition + " gave the auth record (" + failures + ")");
     }
 
-    private AdminReply askForTable(ServerConfig.Node node) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(
-                    new InetSocketAddress(node.address().host(), node.address().port()), CONNECT_TIMEOUT_MILLIS);
+    private AdminReply askForTable(String id, ServerConfig.Node node) throws IOException {
+        try (Socket socket = PeerSockets.connect(tls, id, node.address(), CONNECT_TIMEOUT_MILLIS)) {
             socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, waitMax.toMillis() + CONNECT_TIMEOUT_MILLIS));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
             byte[] request = codec.encode(new AdminRequest(1, AdminCommands.TABLE, List.of(), null));

@@ -4,12 +4,15 @@ import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.ConsensusSettings;
 import dev.duro.consensus.LogContext;
 import dev.duro.consensus.PartitionStateMachine;
+import dev.duro.consensus.RaftTls;
 import dev.duro.consensus.RaftTopology;
 import dev.duro.core.wire.ClusterInfoReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.WireCodec;
 import dev.duro.server.auth.AuthTable;
 import dev.duro.server.auth.Passwords;
+import dev.duro.server.tls.ConnectionIdentity;
+import dev.duro.server.tls.NodeTls;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -18,15 +21,18 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -54,7 +60,9 @@ public final class DuroServer implements Closeable {
     private final ThreadPoolExecutor authWork;
 
     private final PeerLinks peers;
+    private final @Nullable NodeTls tls;
     private volatile ConsensusNode consensus;
+    private @Nullable FrontierPublisher frontiers;
     private Channel listener;
     private final DuroMetrics metrics;
     private @Nullable NodeHttp http;
@@ -84,8 +92,11 @@ public final class DuroServer implements Closeable {
                 LogContext.daemonThreads("auth", node),
                 new ThreadPoolExecutor.AbortPolicy());
         this.metrics = new DuroMetrics(config.nodeId());
+        this.tls = config.tls() == null
+                ? null
+                : new NodeTls(config.tls(), config.nodes().keySet());
         WireCodec codec = new WireCodec(config.limits());
-        this.peers = new PeerLinks(workerGroup, codec, config.nodes(), config.frameBytesMax());
+        this.peers = new PeerLinks(workerGroup, codec, config.nodes(), config.frameBytesMax(), tls);
     }
 
     /** Starts a node and returns once it accepts clients (its groups may still be electing leaders). */
@@ -93,6 +104,7 @@ public final class DuroServer implements Closeable {
         // The caller's thread logs for this node while it starts it, and for whatever it did before afterwards.
         LogContext.Scope context = LogContext.node(config.nodeId());
         try {
+            announceSecurity(config);
             DuroServer server = new DuroServer(config);
             try {
                 server.startAll();
@@ -106,12 +118,35 @@ public final class DuroServer implements Closeable {
         }
     }
 
+    /** The node's first lines say whether its links are protected (docs/security.md). */
+    private static void announceSecurity(ServerConfig config) {
+        if (config.tls() == null) {
+            LOG.warn(
+                    "node {}: TLS is OFF (no tls.* settings): client, peer and Raft links are plaintext and"
+                            + " unauthenticated; anyone who reaches its ports can read and write every key and send"
+                            + " peer messages. For loopback development only; see docs/security.md",
+                    config.nodeId());
+        } else {
+            LOG.info(
+                    "node {}: TLS 1.3 on every link, certificate {} (valid until {}), peers must be cluster nodes {}",
+                    config.nodeId(),
+                    config.tls().certificate().getSubjectX500Principal().getName(),
+                    config.tls().certificate().getNotAfter().toInstant(),
+                    config.nodes().keySet());
+            if (config.tls().certificate().getNotAfter().toInstant().isBefore(Instant.now())) {
+                LOG.warn(
+                        "node {}: its certificate (tls.cert-file) has EXPIRED: peers and clients will refuse it",
+                        config.nodeId());
+            }
+        }
+    }
+
     private void startAll() throws IOException {
         WireCodec codec = new WireCodec(config.limits());
         OutcomeWaiters waiters = new OutcomeWaiters(config.inflightCommitsMax());
         ServerEffects effects = new ServerEffects(config.nodeId(), waiters, () -> consensus, peers, localVotes);
-        SnapshotTransfer snapshots =
-                new SnapshotTransfer(config.nodeId(), codec, config.nodes(), config.frameBytesMax(), () -> consensus);
+        SnapshotTransfer snapshots = new SnapshotTransfer(
+                config.nodeId(), codec, config.nodes(), config.frameBytesMax(), () -> consensus, tls);
         consensus = ConsensusNode.start(
                 config.nodeId(),
                 topology(config),
@@ -122,7 +157,8 @@ public final class DuroServer implements Closeable {
                     metrics.effects(partition, produced);
                     effects.handle(partition, produced);
                 },
-                snapshots);
+                snapshots,
+                tls == null ? null : new RaftTls(tls.keyManager(), tls.memberTrust()));
         metrics.watch(consensus);
         Routing routing = new Routing(config.partitioner(), config.partitionCount());
         FrontierPublisher frontiers = new FrontierPublisher(
@@ -131,6 +167,7 @@ public final class DuroServer implements Closeable {
                 config.nodeId(),
                 new ArrayList<>(config.nodes().keySet()),
                 () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
+        this.frontiers = frontiers;
         metrics.watch(frontiers, config.partitionCount());
         Coordinator coordinator = new Coordinator(
                 consensus, waiters, config.commitTimeout(), frontiers::newestHeard, config.coordinatorLagMax());
@@ -144,15 +181,17 @@ public final class DuroServer implements Closeable {
                 config.placement().get(authPartition),
                 config.readWaitMax(),
                 config.frameBytesMax(),
-                authWork);
-        // Plaintext transport: peers are not told apart from clients, so the whole auth record is served to any
-        // connection that asks, as votes are accepted from any (docs/auth.md, "Without TLS").
+                authWork,
+                tls);
+        // With TLS only a connection whose certificate names a cluster node reads the whole auth record; with
+        // plaintext links peers are not told apart from clients, so it is served to any connection that asks, as
+        // votes are accepted from any (docs/auth.md, "Without TLS").
         AccessControl access = new AccessControl(
                 authRecord,
                 new Passwords(config.authPasswordIterations(), new SecureRandom()),
                 authWork,
                 config.readWaitMax(),
-                false);
+                tls != null);
         MessageHandler handler = new MessageHandler(
                 codec,
                 new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax()),
@@ -163,7 +202,8 @@ public final class DuroServer implements Closeable {
                 metrics,
                 requestId -> describe(requestId, routing),
                 config.readWaitMax(),
-                access);
+                access,
+                tls != null);
         ServerConfig.HostPort self = config.self().address();
         listener = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
@@ -172,6 +212,11 @@ public final class DuroServer implements Closeable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        ConnectionIdentity.install(channel.pipeline(), tls);
+                        if (tls != null) {
+                            // Snapshot files cross TLS in chunks (SnapshotTransfer), below the frame encoder.
+                            channel.pipeline().addLast("chunks", new ChunkedWriteHandler());
+                        }
                         WireFrames.install(channel.pipeline(), config.frameBytesMax());
                         channel.pipeline().addLast("duro", handler);
                     }
@@ -284,6 +329,16 @@ public final class DuroServer implements Closeable {
     /** This node's consensus, for tests and administration. */
     public ConsensusNode consensus() {
         return consensus;
+    }
+
+    /** This node's links to its peers, for tests. */
+    PeerLinks peers() {
+        return peers;
+    }
+
+    /** This node's vector-of-snapshots service, for tests. */
+    FrontierPublisher frontiers() {
+        return Objects.requireNonNull(frontiers, "the node has not started");
     }
 
     /** Stops accepting, then stops the groups; in-flight commits complete or fail with unknown outcome. */

@@ -11,6 +11,7 @@ import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.FrontierMessage;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.MultiReadRequest;
+import dev.duro.core.wire.PeerMessage;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
@@ -19,11 +20,14 @@ import dev.duro.core.wire.SnapshotVectorReply;
 import dev.duro.core.wire.SnapshotVectorRequest;
 import dev.duro.core.wire.VoteMessage;
 import dev.duro.core.wire.WireCodec;
+import dev.duro.server.tls.ConnectionIdentity;
+import dev.duro.server.tls.PeerIdentity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.AttributeKey;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -49,6 +53,8 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final ClusterInfoSource clusterInfo;
     private final Duration waitMax;
     private final AccessControl access;
+    private final boolean peersAuthenticated;
+    private static final AttributeKey<Boolean> REFUSAL_LOGGED = AttributeKey.valueOf("duro.peer-refusal-logged");
 
     /** Builds the current cluster description for a request. */
     @FunctionalInterface
@@ -66,7 +72,8 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             DuroMetrics metrics,
             ClusterInfoSource clusterInfo,
             Duration waitMax,
-            AccessControl access) {
+            AccessControl access,
+            boolean peersAuthenticated) {
         this.codec = codec;
         this.reads = reads;
         this.coordinator = coordinator;
@@ -77,6 +84,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         this.clusterInfo = clusterInfo;
         this.waitMax = waitMax;
         this.access = access;
+        this.peersAuthenticated = peersAuthenticated;
     }
 
     @Override
@@ -94,6 +102,26 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             return;
         } catch (DuroException e) {
             reply(context, new ErrorReply(requestIdOf(bytes), ErrorCode.MALFORMED_FRAME, e.getMessage()));
+            return;
+        }
+        if (isPeerMessage(message) && !mayActAsPeer(context)) {
+            PeerIdentity identity = ConnectionIdentity.of(context.channel());
+            // Once per connection: a misconfigured peer sends a frontier every few milliseconds.
+            if (context.channel().attr(REFUSAL_LOGGED).setIfAbsent(Boolean.TRUE) == null) {
+                LOG.warn(
+                        "refused {} from {} ({}): peer messages are accepted from cluster nodes only (further"
+                                + " refusals on this connection are not logged)",
+                        message.type(),
+                        context.channel().remoteAddress(),
+                        identity);
+            }
+            reply(
+                    context,
+                    new ErrorReply(
+                            requestIdOf(bytes),
+                            ErrorCode.FORBIDDEN,
+                            message.type() + " is a peer message; this connection is " + identity
+                                    + ", not a cluster node (docs/security.md)"));
             return;
         }
         if (message instanceof SnapshotFetchRequest fetch) {
@@ -119,6 +147,18 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
                             ErrorCode.MALFORMED_FRAME,
                             "a server does not accept " + message.type() + " messages"));
         }
+    }
+
+    private static boolean isPeerMessage(Message message) {
+        return message instanceof PeerMessage || message instanceof SnapshotFetchRequest;
+    }
+
+    /**
+     * With TLS, only a connection whose certificate names a configured node; without it anyone (plaintext links
+     * authenticate no one: docs/security.md).
+     */
+    private boolean mayActAsPeer(ChannelHandlerContext context) {
+        return !peersAuthenticated || ConnectionIdentity.of(context.channel()).isClusterNode();
     }
 
     private CompletableFuture<ServerReply> serve(ClientRequest request) {

@@ -1,19 +1,27 @@
 package dev.duro.server;
 
+import dev.duro.core.DuroException;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.WireCodec;
+import dev.duro.server.tls.NodeTls;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.ReferenceCountUtil;
 import java.io.Closeable;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * first use and again after it breaks. Messages are best effort: the engine retransmits votes it misses, and
  * frontiers are resent in full when the connection changes (see {@link #channel}). Messages waiting for a
  * connection are bounded; beyond the bound they are dropped.
+ *
+ * <p>With TLS ({@link NodeTls}) each link presents this node's certificate and accepts only the certificate of the
+ * node it dialled; a link whose handshake fails is broken like one that cannot connect (docs/security.md).
  */
 final class PeerLinks implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerLinks.class);
@@ -29,18 +40,38 @@ final class PeerLinks implements Closeable {
     private static final long RECONNECT_BACKOFF_NANOS = 200_000_000L;
 
     private final Bootstrap bootstrap;
+    private final @Nullable NodeTls tls;
+    private final int frameBytesMax;
     private final WireCodec codec;
     private final Map<String, ServerConfig.Node> nodes;
     private final Map<String, Link> links = new ConcurrentHashMap<>();
 
     private final class Link {
         final ServerConfig.Node node;
+        final Bootstrap linkBootstrap;
         final AtomicInteger waiting = new AtomicInteger();
         volatile ChannelFuture connection;
         long lastAttemptNanos;
 
         Link(ServerConfig.Node node) {
             this.node = node;
+            this.linkBootstrap = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel channel) {
+                    if (tls != null) {
+                        channel.pipeline()
+                                .addLast(
+                                        "tls",
+                                        tls.peer(node.id())
+                                                .newHandler(
+                                                        channel.alloc(),
+                                                        node.address().host(),
+                                                        node.address().port()));
+                    }
+                    WireFrames.install(channel.pipeline(), frameBytesMax);
+                    channel.pipeline().addLast("failures", new FailureLog(node.id()));
+                }
+            });
         }
 
         synchronized ChannelFuture connection() {
@@ -51,8 +82,8 @@ final class PeerLinks implements Closeable {
             boolean backingOff = broken && System.nanoTime() - lastAttemptNanos < RECONNECT_BACKOFF_NANOS;
             if (current == null || (broken && !backingOff)) {
                 lastAttemptNanos = System.nanoTime();
-                current =
-                        bootstrap.connect(node.address().host(), node.address().port());
+                current = linkBootstrap.connect(
+                        node.address().host(), node.address().port());
                 connection = current;
                 current.addListener(f -> {
                     if (!f.isSuccess()) {
@@ -64,20 +95,72 @@ final class PeerLinks implements Closeable {
         }
     }
 
-    PeerLinks(EventLoopGroup group, WireCodec codec, Map<String, ServerConfig.Node> nodes, int frameBytesMax) {
+    PeerLinks(
+            EventLoopGroup group,
+            WireCodec codec,
+            Map<String, ServerConfig.Node> nodes,
+            int frameBytesMax,
+            @Nullable NodeTls tls) {
         this.codec = codec;
         this.nodes = nodes;
+        this.frameBytesMax = frameBytesMax;
+        this.tls = tls;
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1_000)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel channel) {
-                        WireFrames.install(channel.pipeline(), frameBytesMax);
-                    }
-                });
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1_000);
+    }
+
+    /**
+     * Says why a link failed: a TLS handshake refused (a certificate that is not the dialled node's, another CA, an
+     * expired one) at WARN, since it does not heal by itself, and anything the peer answered or broke otherwise at
+     * DEBUG; then the link is closed and reconnects later.
+     */
+    private final class FailureLog extends ChannelInboundHandlerAdapter {
+        private final String nodeId;
+        private boolean refusalLogged;
+
+        FailureLog(String nodeId) {
+            this.nodeId = nodeId;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext context, Object event) throws Exception {
+            if (event instanceof SslHandshakeCompletionEvent completion && !completion.isSuccess()) {
+                LOG.warn(
+                        "TLS link to {} refused: {}", nodeId, completion.cause().toString());
+            }
+            super.userEventTriggered(context, event);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext context, Object message) {
+            // A peer answers peer messages only to refuse them (FORBIDDEN: it does not take this node for a member,
+            // its configuration differs). Said once per connection: every vote and frontier on it gets the same.
+            try {
+                if (!refusalLogged && message instanceof ByteBuf frame) {
+                    refusalLogged = true;
+                    LOG.warn("{} refused a peer message from this node: {}", nodeId, describe(frame));
+                }
+            } finally {
+                ReferenceCountUtil.release(message);
+            }
+        }
+
+        private String describe(ByteBuf frame) {
+            try {
+                return codec.decode(WireFrames.bytes(frame)).toString();
+            } catch (DuroException e) {
+                return "an undecodable answer (" + e.getMessage() + ")";
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+            LOG.debug("link to {} failed: {}", nodeId, cause.toString());
+            context.close();
+        }
     }
 
     /** Sends {@code message} to node {@code nodeId}; never blocks. */

@@ -238,6 +238,22 @@ final class Settings {
             "how the node writes its log lines (standard error): `text`, or `json` for log shippers, one object per"
                     + " line; see [Logs](#logs)");
 
+    static final String TLS_OFF = "— (TLS off)";
+    static final Text TLS_CA_FILE = Text.computed(
+            "tls.ca-file",
+            TLS_OFF,
+            "PEM file of the cluster's CA certificate(s). With `tls.cert-file` and `tls.key-file` (all three or none)"
+                    + " every link speaks TLS 1.3: clients and peers to the node's endpoint, node to node, and the"
+                    + " Raft links, which accept only certificates of configured nodes. Unset: plaintext, for"
+                    + " loopback development only; see [docs/security.md](docs/security.md)");
+    static final Text TLS_CERT_FILE = Text.computed(
+            "tls.cert-file",
+            TLS_OFF,
+            "PEM file of this node's certificate (leaf first), issued by the CA, subject `CN=node:<id>` (`./duro"
+                    + " certs`)");
+    static final Text TLS_KEY_FILE = Text.computed(
+            "tls.key-file", TLS_OFF, "PEM file of this node's private key (PKCS#8, or EC/RSA), unencrypted");
+
     /** Every setting, in the README's order. */
     static final List<Setting> ALL = List.of(
             CLUSTER_NAME,
@@ -276,6 +292,9 @@ final class Settings {
             FRAME_BYTES_MAX,
             AUTH_REFRESH_MILLIS,
             AUTH_PASSWORD_ITERATIONS,
+            TLS_CA_FILE,
+            TLS_CERT_FILE,
+            TLS_KEY_FILE,
             LOG_FORMAT);
 
     /** The README's configuration table. */

@@ -13,16 +13,18 @@ import dev.duro.core.wire.Message;
 import dev.duro.core.wire.SnapshotFetchRequest;
 import dev.duro.core.wire.SnapshotOffer;
 import dev.duro.core.wire.WireCodec;
+import dev.duro.server.tls.NodeTls;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.stream.ChunkedNioFile;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -35,6 +37,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * snapshot"). A replica behind its leader's purged log opens a connection of its own to the leader's node, sends
  * one {@link SnapshotFetchRequest} and reads a {@link SnapshotOffer} followed by the snapshot's bytes; the leader's
  * node sends the file straight from disk ({@link DefaultFileRegion}) and closes the connection. Neither side holds
- * more than a buffer of the snapshot in memory, whatever its size and the network's speed.
+ * more than a buffer of the snapshot in memory, whatever its size and the network's speed. With TLS the fetch
+ * presents this node's certificate and accepts only the leader node's; the serving node answers only cluster nodes
+ * ({@code MessageHandler}), and sends the file through the TLS handler instead of straight from disk.
  */
 final class SnapshotTransfer implements SnapshotFetcher {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotTransfer.class);
@@ -52,6 +57,7 @@ final class SnapshotTransfer implements SnapshotFetcher {
     private static final int SILENCE_MAX_MILLIS = 30_000;
 
     private static final int BUFFER_BYTES = 1 << 20;
+    private static final int TLS_CHUNK_BYTES = 64 << 10;
     private static final long PROGRESS_EVERY_BYTES = 256L << 20;
 
     private final String nodeId;
@@ -59,18 +65,21 @@ final class SnapshotTransfer implements SnapshotFetcher {
     private final Map<String, ServerConfig.Node> nodes;
     private final int frameBytesMax;
     private final Supplier<ConsensusNode> consensus;
+    private final @Nullable NodeTls tls;
 
     SnapshotTransfer(
             String nodeId,
             WireCodec codec,
             Map<String, ServerConfig.Node> nodes,
             int frameBytesMax,
-            Supplier<ConsensusNode> consensus) {
+            Supplier<ConsensusNode> consensus,
+            @Nullable NodeTls tls) {
         this.nodeId = nodeId;
         this.codec = codec;
         this.nodes = Map.copyOf(nodes);
         this.frameBytesMax = frameBytesMax;
         this.consensus = consensus;
+        this.tls = tls;
     }
 
     // ---- the node that has the snapshot ----
@@ -135,8 +144,18 @@ final class SnapshotTransfer implements SnapshotFetcher {
         SnapshotOffer offer = new SnapshotOffer(
                 requestId, partition, snapshot.term(), snapshot.index(), bytes, Bytes.wrap(snapshot.md5()));
         context.write(WireFrames.encode(codec, offer));
-        // The frame encoder passes a file region through untouched; the region closes the file once sent.
-        context.writeAndFlush(new DefaultFileRegion(file, 0, bytes)).addListener(ChannelFutureListener.CLOSE);
+        // The frame encoder passes a file region or chunked file through untouched; each closes the file once sent.
+        // TLS must encrypt the bytes, so they go through the pipeline in chunks instead of straight from disk.
+        Object body;
+        try {
+            body = context.pipeline().get(SslHandler.class) == null
+                    ? new DefaultFileRegion(file, 0, bytes)
+                    : new ChunkedNioFile(file, 0, bytes, TLS_CHUNK_BYTES);
+        } catch (IOException e) {
+            refuse(context, requestId, ErrorCode.INTERNAL, "cannot read the snapshot of partition " + partition);
+            return;
+        }
+        context.writeAndFlush(body).addListener(ChannelFutureListener.CLOSE);
     }
 
     private void refuse(ChannelHandlerContext context, long requestId, ErrorCode code, String message) {
@@ -152,11 +171,7 @@ final class SnapshotTransfer implements SnapshotFetcher {
         if (source == null) {
             throw new IOException("no node " + node + " in this cluster's configuration");
         }
-        try (Socket socket = new Socket()) {
-            socket.connect(
-                    new InetSocketAddress(
-                            source.address().host(), source.address().port()),
-                    CONNECT_TIMEOUT_MILLIS);
+        try (Socket socket = PeerSockets.connect(tls, node, source.address(), CONNECT_TIMEOUT_MILLIS)) {
             socket.setSoTimeout(SILENCE_MAX_MILLIS);
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
             byte[] request = codec.encode(new SnapshotFetchRequest(1, partition, indexMin));

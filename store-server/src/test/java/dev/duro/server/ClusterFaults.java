@@ -136,7 +136,7 @@ final class ClusterFaults {
             assertTrue(seen == null || seen.equals(value), key + " holds " + seen + ", not its value " + value);
         });
         ClusterView view = client.cluster();
-        try (RawConnection connection = new RawConnection(cluster.clientAddress(faultyNode))) {
+        try (RawConnection connection = cluster.rawConnection(faultyNode)) {
             long requestId = 1;
             // The node that went through the fault builds linearizable cuts again: the leaders' frontiers reach
             // it after its restart even when no vote was sent its way (local-only load).

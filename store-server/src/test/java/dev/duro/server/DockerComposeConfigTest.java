@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.base.Splitter;
+import dev.duro.server.tls.CertsCommand;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +23,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The docker-compose cluster is one cluster: every service a plain {@code docker compose up} starts mounts a valid
@@ -36,6 +39,8 @@ class DockerComposeConfigTest {
     private static final String MONITORING = "monitoring";
     /** Where the official images read their configuration. */
     private static final String PROMETHEUS_CONFIG = "/etc/prometheus/prometheus.yml";
+
+    private static final String TLS_IN_CONTAINER = "/etc/duro/tls";
 
     private static final String GRAFANA_PROVISIONING = "/etc/grafana/provisioning";
 
@@ -215,6 +220,44 @@ class DockerComposeConfigTest {
      * The host file or directory that service {@code name} sees at {@code containerPath}: the bind mount whose
      * target holds that path, resolved next to the compose file.
      */
+    /**
+     * docker-compose.tls.yml, laid over the compose file, mounts {@code docker/tls} in every node and points each at
+     * its own certificate: with the files {@code ./duro certs} writes, every node starts with TLS on, presenting
+     * its own identity.
+     */
+    @Test
+    void theTlsVariantGivesEveryNodeItsOwnCertificateFromDuroCerts(@TempDir Path certificates) throws IOException {
+        Map<String, YamlTree> overlay = YamlTree.document(DOCKER.resolve("docker-compose.tls.yml"))
+                .get("services")
+                .entries();
+        assertEquals(nodes.keySet(), overlay.keySet(), "the TLS variant covers every node, and only nodes");
+        Instant now = Instant.now();
+        CertsCommand.write(
+                certificates,
+                new ArrayList<>(nodes.keySet()),
+                List.of(),
+                now.minusSeconds(60),
+                now.plusSeconds(3600),
+                TlsClusterTest.quiet());
+        for (Map.Entry<String, YamlTree> entry : overlay.entrySet()) {
+            String name = entry.getKey();
+            assertEquals(
+                    List.of("./tls:" + TLS_IN_CONTAINER + ":ro"),
+                    texts(entry.getValue().get("volumes")),
+                    name + " mounts docker/tls read-only");
+            Map<String, String> environment = new TreeMap<>(environment(nodes.get(name)));
+            environment(entry.getValue())
+                    .forEach((variable, value) ->
+                            environment.put(variable, value.replace(TLS_IN_CONTAINER, certificates.toString())));
+            ServerConfig config = ServerConfig.load(hostPath(name, CONFIG_IN_CONTAINER), environment, Map.of());
+            assertNotNull(config.tls(), name + " has TLS on");
+            assertEquals(
+                    "CN=node:" + name,
+                    config.tls().certificate().getSubjectX500Principal().getName(),
+                    name + " presents its own certificate");
+        }
+    }
+
     private Path hostPath(String name, String containerPath) {
         YamlTree service = service(name);
         for (YamlTree volume : service.get("volumes").items()) {

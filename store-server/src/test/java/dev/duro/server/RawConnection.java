@@ -13,6 +13,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import javax.annotation.Nullable;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 /**
  * A plain blocking socket speaking Duro's framing by hand (4-byte big-endian length, then one {@link WireCodec}
@@ -28,9 +31,17 @@ final class RawConnection implements AutoCloseable {
     private final DataInputStream in;
 
     RawConnection(ServerConfig.HostPort address) throws IOException {
-        socket = new Socket();
+        this(address, null);
+    }
+
+    /** A connection over TLS 1.3 with {@code tls}'s certificate and trust, or plaintext if it is null. */
+    RawConnection(ServerConfig.HostPort address, @Nullable SSLContext tls) throws IOException {
+        socket = tls == null ? new Socket() : tls.getSocketFactory().createSocket();
         socket.connect(new InetSocketAddress(address.host(), address.port()), READ_TIMEOUT_MILLIS);
         socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+        if (socket instanceof SSLSocket secure) {
+            secure.startHandshake();
+        }
         socket.setTcpNoDelay(true);
         out = new DataOutputStream(socket.getOutputStream());
         in = new DataInputStream(socket.getInputStream());

@@ -74,6 +74,14 @@ class ServerMainTest {
     }
 
     @Test
+    void aTlsSettingWithoutTheOthersStopsTheNodeNamingTheMissingKeysWithStatus2() throws IOException {
+        assertEquals(2, run("--config", emptyFile().toString(), "--set", "tls.ca-file=" + dir.resolve("ca.pem")));
+        assertTrue(stderr().contains("tls.cert-file is required when any tls.* setting is given"), stderr());
+        assertTrue(stderr().contains("tls.key-file is required"), stderr());
+        assertFalse(stderr().contains("Exception"), stderr());
+    }
+
+    @Test
     void helpPrintsTheOptionsOnStandardOutput() {
         assertEquals(0, run("--help"));
         assertTrue(stdout().startsWith("Usage: duro server"), stdout());

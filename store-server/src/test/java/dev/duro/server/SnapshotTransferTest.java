@@ -45,7 +45,7 @@ class SnapshotTransferTest {
         String node = cluster.nodeIds().get(0);
         ServerConfig config = cluster.config(node);
         fetcher = new SnapshotTransfer(
-                "fetcher", new WireCodec(Limits.DEFAULT), config.nodes(), config.frameBytesMax(), () -> null);
+                "fetcher", new WireCodec(Limits.DEFAULT), config.nodes(), config.frameBytesMax(), () -> null, null);
     }
 
     @AfterEach

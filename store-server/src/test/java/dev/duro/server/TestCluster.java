@@ -10,8 +10,10 @@ import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.ReplicaStatusReply;
 import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
+import dev.duro.server.tls.CertsCommand;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -19,6 +21,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -33,6 +37,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import javax.annotation.Nullable;
+import javax.net.ssl.SSLContext;
 
 /**
  * A real Duro cluster on loopback for tests: N nodes, P partitions of R replicas each, on free ports, data under
@@ -69,6 +75,7 @@ final class TestCluster implements AutoCloseable {
     private final Map<String, Process> processes = new ConcurrentHashMap<>();
     private final List<DuroClient> clients = new CopyOnWriteArrayList<>();
     private final AtomicLong requestIds = new AtomicLong();
+    private final @Nullable SSLContext rawTls;
     private final Thread stopProcessesOnExit = new Thread(this::destroyProcesses, "test-cluster-stop");
 
     /** Configures a cluster; {@link #start} starts it. */
@@ -84,6 +91,7 @@ final class TestCluster implements AutoCloseable {
                 List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
 
         private final Map<String, String> settings = new LinkedHashMap<>();
+        private boolean tls;
 
         private Builder(Path root) {
             this.root = root;
@@ -118,6 +126,15 @@ final class TestCluster implements AutoCloseable {
         /** The JVM options of each node's process, instead of the small defaults; only for {@link Flavour#PROCESSES}. */
         Builder jvmOptions(String... options) {
             this.jvmOptions = List.of(options);
+            return this;
+        }
+
+        /**
+         * TLS on every link: a CA, node certificates and a client certificate {@value #TLS_CLIENT} under the test's
+         * folder ({@link #tlsDirectory}); the cluster's own clients and raw connections use them.
+         */
+        Builder tls() {
+            this.tls = true;
             return this;
         }
 
@@ -166,9 +183,35 @@ final class TestCluster implements AutoCloseable {
             cluster.setProperty("node." + nodeIds.get(i) + ".raft", "127.0.0.1:" + ports.get(2 * i + 1));
         }
         builder.settings.forEach(cluster::setProperty);
+        if (builder.tls) {
+            Instant now = Instant.now();
+            CertsCommand.write(
+                    tlsDirectory(),
+                    nodeIds,
+                    List.of(TLS_CLIENT),
+                    now.minus(Duration.ofMinutes(5)),
+                    now.plus(Duration.ofDays(1)),
+                    new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
+            rawTls = TestTls.socketContext(
+                    tlsDirectory().resolve(CertsCommand.CA_FILE),
+                    tlsDirectory().resolve(TLS_CLIENT + ".pem"),
+                    tlsDirectory().resolve(TLS_CLIENT + "-key.pem"));
+        } else {
+            rawTls = null;
+        }
         for (String node : nodeIds) {
             Properties own = new Properties();
             own.putAll(cluster);
+            if (builder.tls) {
+                own.setProperty(
+                        "tls.ca-file",
+                        tlsDirectory().resolve(CertsCommand.CA_FILE).toString());
+                own.setProperty(
+                        "tls.cert-file", tlsDirectory().resolve(node + ".pem").toString());
+                own.setProperty(
+                        "tls.key-file",
+                        tlsDirectory().resolve(node + "-key.pem").toString());
+            }
             own.setProperty("node.id", node);
             own.setProperty("data.dir", dataDirectory(node).toString());
             properties.put(node, own);
@@ -177,6 +220,18 @@ final class TestCluster implements AutoCloseable {
         if (flavour == Flavour.PROCESSES) {
             Runtime.getRuntime().addShutdownHook(stopProcessesOnExit);
         }
+    }
+
+    /** The client certificate's name in a TLS test cluster. */
+    static final String TLS_CLIENT = "test-client";
+
+    /** Where a TLS test cluster keeps its certificates (CertsCommand's layout). */
+    Path tlsDirectory() {
+        return root.resolve("tls");
+    }
+
+    boolean tls() {
+        return rawTls != null;
     }
 
     /** Ports free now: all held open together so they are distinct, then released for the nodes to bind. */
@@ -244,7 +299,14 @@ final class TestCluster implements AutoCloseable {
 
     /** A client of the whole cluster, closed with the cluster. */
     DuroClient newClient() {
-        DuroClient client = DuroClient.builder().seeds(seeds()).build();
+        DuroClient.Builder builder = DuroClient.builder().seeds(seeds());
+        if (tls()) {
+            builder.tls(
+                    tlsDirectory().resolve(CertsCommand.CA_FILE),
+                    tlsDirectory().resolve(TLS_CLIENT + ".pem"),
+                    tlsDirectory().resolve(TLS_CLIENT + "-key.pem"));
+        }
+        DuroClient client = builder.build();
         clients.add(client);
         return client;
     }
@@ -590,7 +652,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     private ServerReply call(String node, dev.duro.core.wire.ClientRequest request) {
-        try (RawConnection connection = new RawConnection(clientAddress(node))) {
+        try (RawConnection connection = rawConnection(node)) {
             ServerReply reply = connection.call(request);
             if (reply instanceof ErrorReply error) {
                 throw new IllegalStateException("node " + node + " refused " + request.type() + ": " + error);
@@ -599,6 +661,11 @@ final class TestCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("node " + node + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A raw connection to {@code node}'s endpoint, over TLS with the test client's certificate if TLS is on. */
+    RawConnection rawConnection(String node) throws IOException {
+        return new RawConnection(clientAddress(node), rawTls);
     }
 
     // ---- keys ----

@@ -1,9 +1,7 @@
 package dev.duro.cli;
 
-import dev.duro.client.AuthenticationException;
 import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
-import dev.duro.client.PermissionDeniedException;
 import dev.duro.client.ServerErrorException;
 import dev.duro.client.UnavailableException;
 import dev.duro.core.DuroException;
@@ -16,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
+import javax.annotation.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -100,10 +99,12 @@ public final class DuroCli {
      * bug and keeps its trace (picocli's default handling, status 1).
      */
     private static int clusterFailure(Exception e, CommandLine command, ParseResult parsed) throws Exception {
-        if (e instanceof PermissionDeniedException || e instanceof AuthenticationException) {
-            command.getErr().println("duro: " + e.getMessage());
-            return FAILED;
+        if (e instanceof ParameterException refused) {
+            // Options checked together once parsed (the TLS files): refused like any bad option, with the usage.
+            return command.getParameterExceptionHandler()
+                    .handleParseException(refused, parsed.originalArgs().toArray(new String[0]));
         }
+        // PermissionDeniedException and AuthenticationException are server errors too.
         if (e instanceof UnavailableException || e instanceof ServerErrorException) {
             command.getErr().println("duro: " + e.getMessage());
             return FAILED;
@@ -126,6 +127,24 @@ public final class DuroCli {
                 converter = Seeds.class,
                 description = "any nodes of the cluster; the rest is discovered (default: ${DEFAULT-VALUE})")
         String cluster = DEFAULT_CLUSTER;
+
+        @Option(
+                names = "--tls-ca",
+                paramLabel = "FILE",
+                description = "speak TLS 1.3, trusting nodes whose certificate this CA (PEM) issued (docs/security.md)")
+        @Nullable
+        Path tlsCa;
+
+        @Option(
+                names = "--tls-cert",
+                paramLabel = "FILE",
+                description = "with --tls-ca: this client's certificate (PEM; CN = its name), with --tls-key")
+        @Nullable
+        Path tlsCert;
+
+        @Option(names = "--tls-key", paramLabel = "FILE", description = "with --tls-cert: its private key (PEM)")
+        @Nullable
+        Path tlsKey;
 
         @Option(
                 names = {"-h", "--help"},
@@ -151,7 +170,7 @@ public final class DuroCli {
 
         @Override
         public final Integer call() {
-            DuroClient.Builder builder = DuroClient.builder().seeds(cluster);
+            DuroClient.Builder builder = builder();
             if (passwordFile != null && user == null) {
                 throw new ParameterException(spec.commandLine(), "--password-file needs --user");
             }
@@ -161,9 +180,32 @@ public final class DuroCli {
                 builder.credentials(user, password);
                 Arrays.fill(password, '\0');
             }
-            try (DuroClient client = builder.build()) {
+            DuroClient built;
+            try {
+                built = builder.build();
+            } catch (IllegalArgumentException e) { // a TLS file that cannot be used: the message names it
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            try (DuroClient client = built) {
                 return run(client);
             }
+        }
+
+        /** The client the options describe; TLS options that do not fit together are refused naming them. */
+        private DuroClient.Builder builder() {
+            DuroClient.Builder builder = DuroClient.builder().seeds(cluster);
+            if (tlsCa == null) {
+                if (tlsCert != null || tlsKey != null) {
+                    throw new ParameterException(
+                            spec.commandLine(), "--tls-cert and --tls-key need --tls-ca (the cluster's CA)");
+                }
+                return builder;
+            }
+            if ((tlsCert == null) != (tlsKey == null)) {
+                throw new ParameterException(
+                        spec.commandLine(), "--tls-cert and --tls-key go together (the certificate and its key)");
+            }
+            return builder.tls(tlsCa, tlsCert, tlsKey);
         }
 
         /** Runs the command; returns the exit status. */

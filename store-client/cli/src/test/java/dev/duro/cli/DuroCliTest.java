@@ -72,6 +72,35 @@ class DuroCliTest {
     }
 
     @Test
+    void everyCommandTakesTheTlsFiles() {
+        for (String[] args :
+                new String[][] {{"put", "k", "v"}, {"get", "k"}, {"shell"}, {"demo"}, {"status"}, {"await-ready"}}) {
+            String[] withTls = java.util.Arrays.copyOf(args, args.length + 6);
+            System.arraycopy(
+                    new String[] {"--tls-ca", "ca.pem", "--tls-cert", "me.pem", "--tls-key", "me-key.pem"},
+                    0,
+                    withTls,
+                    args.length,
+                    6);
+            ParseResult command = parse(withTls).subcommand();
+            assertEquals("ca.pem", String.valueOf(optionValue(command, "--tls-ca")), args[0]);
+            assertEquals("me-key.pem", String.valueOf(optionValue(command, "--tls-key")), args[0]);
+        }
+    }
+
+    @Test
+    void tlsOptionsThatDoNotFitTogetherAreRefusedNamingThem() {
+        assertEquals(2, run("get", "--tls-cert", "me.pem", "--tls-key", "me-key.pem", "k"));
+        assertRefused("--tls-cert and --tls-key need --tls-ca", "Usage: duro get");
+        err.reset();
+        assertEquals(2, run("get", "--tls-ca", "ca.pem", "--tls-cert", "me.pem", "k"));
+        assertRefused("--tls-cert and --tls-key go together", "Usage: duro get");
+        err.reset();
+        assertEquals(2, run("get", "--tls-ca", "no-such-ca.pem", "k"), () -> err.toString(StandardCharsets.UTF_8));
+        assertRefused("the CA file no-such-ca.pem cannot be read", "Usage: duro get");
+    }
+
+    @Test
     void aMissingArgumentIsNamed() {
         assertEquals(2, run("put", "k"));
         assertRefused("Missing required parameter: 'VALUE'", "Usage: duro put");

@@ -30,7 +30,12 @@ public enum ErrorCode {
      * the commit was not certified again. The same at every replica; see docs/window-safety.md.
      */
     OUTCOME_UNKNOWN(10),
-    // 11 is taken by the TLS work (FORBIDDEN); see docs/wire-protocol.md.
+    /**
+     * The connection's verified identity may not send this message: a peer message (vote, frontier, snapshot fetch)
+     * from a connection that is not an authenticated cluster node. The message had no effect; see
+     * docs/security.md.
+     */
+    FORBIDDEN(11),
     /**
      * The connection's principal has no grant that covers a key the request reads or writes, or the request is an
      * administration request from someone other than root; the message names the key (or its prefix) and the

@@ -66,7 +66,7 @@ class MessagesTest {
             ErrorCode.UNSUPPORTED_VERSION,
             ErrorCode.INTERNAL,
             ErrorCode.OUTCOME_UNKNOWN,
-            null, // 11: FORBIDDEN, defined by the TLS work
+            ErrorCode.FORBIDDEN,
             ErrorCode.PERMISSION_DENIED,
             ErrorCode.UNAUTHENTICATED
         };
