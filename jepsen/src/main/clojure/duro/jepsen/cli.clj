@@ -55,6 +55,7 @@
    [nil "--set KEY=VALUE" "a node setting written into every node's configuration (repeatable; the node validates it)"
     :id :settings :default {} :default-desc "none" :parse-fn parse-setting
     :assoc-fn (fn [m k [key value]] (update m k assoc key value))]
+   [nil "--tls" "TLS on every link: a throwaway CA and certificates per run (./duro certs), clients with a certificate"]
    [nil "--profile NAME" "a fixed set of tests: short"]
    [nil "--matrix" "every workload x every nemesis"]
    [nil "--matrix-workloads NAMES" "the workloads (rows) --matrix runs, comma-separated"

@@ -25,6 +25,23 @@
 
 (defn- server-jar ^File [test] (io/file (:dir test) "duro-server.jar"))
 
+;; With --tls: a CA and certificates for this run only, written by the server jar's `certs` command
+;; (docs/security.md). Nodes are CN=node:<id>; the harness's clients present CN=jepsen.
+(def tls-client "jepsen")
+(defn tls-dir ^File [test] (io/file (:dir test) "tls"))
+(defn- tls-file ^File [test name] (io/file (tls-dir test) name))
+
+(defn write-certificates!
+  "Writes the run's CA, node and client certificates (only with :tls); throws with the command's output on failure."
+  [test]
+  (when (:tls test)
+    (let [{:keys [exit out err]} (u/sh ["java" "-cp" (.getAbsolutePath (server-jar test)) "dev.duro.server.tls.CertsCommand"
+                                    "--dir" (.getAbsolutePath (tls-dir test))
+                                    "--nodes" (str/join "," (:nodes test))
+                                    "--clients" tls-client])]
+      (when-not (zero? exit)
+        (throw (ex-info (str "certificates for the run could not be written: " out err) {}))))))
+
 (defn install!
   "Puts the built server jar into the run directory (a hard link when possible, else a copy)."
   [test]
@@ -52,6 +69,10 @@
       (for [n nodes]
         (str "node." n ".address=" (client-address hosts n) "\n"
              "node." n ".raft=" (net/address hosts n) ":" raft-port))
+      (when (:tls test)
+        [(str "tls.ca-file=" (.getAbsolutePath (tls-file test "ca.pem")))
+         (str "tls.cert-file=" (.getAbsolutePath (tls-file test (str node ".pem"))))
+         (str "tls.key-file=" (.getAbsolutePath (tls-file test (str node "-key.pem"))))])
       [(str "node.id=" node)
        (str "data.dir=" (.getAbsolutePath (data-dir test node)))
        (str "raft.snapshot-every-entries=" (:snapshot-every test))]
@@ -129,12 +150,16 @@
   "A client of the cluster with bounded timeouts and no hidden retries of aborted transactions (the harness
   only uses begin/commit and beginReadOnly, which never re-run a transaction)."
   ^DuroClient [test]
-  (-> (DuroClient/builder)
-      (.seeds ^"[Ljava.lang.String;" (into-array String (map #(client-address (:hosts test) %) (:nodes test))))
-      (.requestTimeout (Duration/ofMillis (:request-timeout-ms test 5000)))
-      (.retryPolicy (RetryPolicy. 1 (Duration/ofMillis 2) (Duration/ofMillis 10)))
-      (.ioThreads 1)
-      (.build)))
+  (let [b (-> (DuroClient/builder)
+                (.seeds ^"[Ljava.lang.String;" (into-array String (map #(client-address (:hosts test) %) (:nodes test))))
+                (.requestTimeout (Duration/ofMillis (:request-timeout-ms test 5000)))
+                (.retryPolicy (RetryPolicy. 1 (Duration/ofMillis 2) (Duration/ofMillis 10)))
+                (.ioThreads 1))]
+    (when (:tls test)
+      (.tls b (.toPath (tls-file test "ca.pem"))
+            (.toPath (tls-file test (str tls-client ".pem")))
+            (.toPath (tls-file test (str tls-client "-key.pem")))))
+    (.build b)))
 
 (defn await-ready!
   "Waits until every partition has a leader and a probe write commits."
@@ -191,6 +216,7 @@
   "Installs, configures and starts every node, then waits for the cluster to serve."
   [test]
   (install! test)
+  (write-certificates! test)
   (write-configs! test)
   (doseq [node (:nodes test)] (start! test node))
   (u/log "started nodes" (str/join " " (map #(str % "=" (pid test %)) (:nodes test))))

@@ -50,6 +50,7 @@
         test {:dir dir :hosts hosts :nodes nodes :partitions partitions
               :snapshot-every (:snapshot-every opts 200)
               :settings (:settings opts {})
+              :tls (boolean (:tls opts))
               :request-timeout-ms (:request-timeout-ms opts 5000)
               :procs (atom {})}
         queue (ConcurrentLinkedQueue.)

@@ -4,6 +4,7 @@ import dev.duro.client.DuroClient;
 import dev.duro.client.Transaction;
 import dev.duro.client.TransactionAbortedException;
 import dev.duro.core.Bytes;
+import dev.duro.server.tls.CertsCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -30,11 +31,16 @@ public final class DuroTarget implements Target {
         this.name = name;
         this.cluster = cluster;
         this.serverPids = List.copyOf(serverPids);
-        this.client = DuroClient.builder()
-                .seeds(seeds)
-                .ioThreads(2)
-                .requestTimeout(Duration.ofSeconds(30))
-                .build();
+        DuroClient.Builder builder =
+                DuroClient.builder().seeds(seeds).ioThreads(2).requestTimeout(Duration.ofSeconds(30));
+        Path tls = cluster == null ? null : cluster.tlsDirectory();
+        if (tls != null) {
+            builder.tls(
+                    tls.resolve(CertsCommand.CA_FILE),
+                    tls.resolve(LocalBenchCluster.TLS_CLIENT + ".pem"),
+                    tls.resolve(LocalBenchCluster.TLS_CLIENT + "-key.pem"));
+        }
+        this.client = builder.build();
         try {
             client.awaitReady(Duration.ofSeconds(60));
         } catch (RuntimeException e) {
@@ -45,13 +51,19 @@ public final class DuroTarget implements Target {
 
     /**
      * Starts {@code partitions × replicas} (one node per replica: processes whose output goes to {@code logDirectory},
-     * or in this JVM) with the given node settings, and connects to it.
+     * or in this JVM) with the given node settings, with TLS on every link if {@code tls}, and connects to it.
      */
     public static DuroTarget start(
-            int partitions, int replicas, boolean inProcess, Map<String, String> settings, Path logDirectory)
+            int partitions,
+            int replicas,
+            boolean inProcess,
+            boolean tls,
+            Map<String, String> settings,
+            Path logDirectory)
             throws IOException {
-        LocalBenchCluster cluster = new LocalBenchCluster(partitions, replicas, inProcess, settings, logDirectory);
-        String name = partitions == 1 ? "dur-1x" + replicas : "duro-" + partitions + "x" + replicas;
+        LocalBenchCluster cluster = new LocalBenchCluster(partitions, replicas, inProcess, tls, settings, logDirectory);
+        String name =
+                (partitions == 1 ? "dur-1x" + replicas : "duro-" + partitions + "x" + replicas) + (tls ? "-tls" : "");
         try {
             return new DuroTarget(name, cluster, cluster.nodePids(), cluster.seeds());
         } catch (RuntimeException e) {

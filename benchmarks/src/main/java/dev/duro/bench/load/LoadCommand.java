@@ -122,6 +122,13 @@ public final class LoadCommand implements Callable<Integer> {
     private boolean inProcess;
 
     @Option(
+            names = "--tls",
+            order = 12,
+            description = "TLS on every link of the Duro nodes it starts, with a throwaway CA, and a client certificate"
+                    + " for the load generator (docs/security.md); compare with a run without it")
+    private boolean tls;
+
+    @Option(
             names = "--set",
             order = 13,
             paramLabel = "KEY=VALUE",
@@ -238,6 +245,7 @@ public final class LoadCommand implements Callable<Integer> {
                     outputDirectory != null ? outputDirectory : timestampedResults(),
                     system,
                     inProcess,
+                    tls,
                     serverPids,
                     settings);
         } catch (IllegalArgumentException e) {

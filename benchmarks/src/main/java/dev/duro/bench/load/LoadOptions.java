@@ -25,6 +25,7 @@ public record LoadOptions(
         Path outputDirectory,
         SystemKind system,
         boolean inProcess,
+        boolean tls,
         List<Long> serverPids,
         Map<String, String> nodeSettings) {
     public LoadOptions {
@@ -38,6 +39,7 @@ public record LoadOptions(
         require(cluster == null || system == SystemKind.DURO, "--cluster drives an existing Duro; drop --system");
         require(serverPids.isEmpty() || cluster != null, "--server-pids names the nodes of --cluster");
         require(!inProcess || (cluster == null && system != SystemKind.ETCD), "--in-process starts Duro nodes");
+        require(!tls || (cluster == null && system != SystemKind.ETCD), "--tls starts Duro nodes with TLS");
         serverPids = List.copyOf(serverPids);
         require(
                 nodeSettings.isEmpty() || (cluster == null && system != SystemKind.ETCD),

@@ -4,13 +4,16 @@ import dev.duro.consensus.GroupCommitter;
 import dev.duro.server.DuroServer;
 import dev.duro.server.ServerConfig;
 import dev.duro.server.ServerMain;
+import dev.duro.server.tls.CertsCommand;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,15 +40,25 @@ final class LocalBenchCluster implements AutoCloseable {
             "-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
 
     private static final Duration STOP_WAIT = Duration.ofSeconds(20);
+    /** The common name of the load generator's client certificate, with {@code --tls}. */
+    static final String TLS_CLIENT = "bench";
 
     private final Path dataDirectory;
     private final List<DuroServer> servers = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
     private final String seeds;
+    private final @Nullable Path tlsDirectory;
 
-    LocalBenchCluster(int partitions, int replicas, boolean inProcess, Map<String, String> settings, Path logDirectory)
+    LocalBenchCluster(
+            int partitions,
+            int replicas,
+            boolean inProcess,
+            boolean tls,
+            Map<String, String> settings,
+            Path logDirectory)
             throws IOException {
         dataDirectory = Files.createTempDirectory("duro-bench-");
+        tlsDirectory = tls ? dataDirectory.resolve("tls") : null;
         List<Integer> ports = freePorts(2 * replicas);
         Properties common = new Properties();
         List<String> ids = new ArrayList<>();
@@ -64,10 +77,30 @@ final class LocalBenchCluster implements AutoCloseable {
         settings.forEach(common::setProperty);
         seeds = String.join(",", addresses);
         try {
+            if (tlsDirectory != null) {
+                Instant now = Instant.now();
+                CertsCommand.write(
+                        tlsDirectory,
+                        ids,
+                        List.of(TLS_CLIENT),
+                        now.minus(Duration.ofMinutes(5)),
+                        now.plus(Duration.ofDays(1)),
+                        new PrintStream(OutputStream.nullOutputStream()));
+                common.setProperty(
+                        "tls.ca-file",
+                        tlsDirectory.resolve(CertsCommand.CA_FILE).toString());
+            }
             for (String id : ids) {
                 Properties node = new Properties();
                 node.putAll(common);
                 node.setProperty("node.id", id);
+                if (tlsDirectory != null) {
+                    node.setProperty(
+                            "tls.cert-file", tlsDirectory.resolve(id + ".pem").toString());
+                    node.setProperty(
+                            "tls.key-file",
+                            tlsDirectory.resolve(id + "-key.pem").toString());
+                }
                 node.setProperty("data.dir", dataDirectory.resolve(id).toString());
                 ServerConfig config = ServerConfig.of(node); // a bad --set fails here, naming the setting
                 if (inProcess) {
@@ -104,6 +137,12 @@ final class LocalBenchCluster implements AutoCloseable {
 
     String seeds() {
         return seeds;
+    }
+
+    /** Where the CA and certificates are, with {@code --tls}; null without it. */
+    @Nullable
+    Path tlsDirectory() {
+        return tlsDirectory;
     }
 
     /** The node processes' ids; empty when the nodes run in this JVM ({@code --in-process}). */

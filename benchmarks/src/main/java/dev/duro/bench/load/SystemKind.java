@@ -39,11 +39,12 @@ public enum SystemKind {
         Path logs = options.outputDirectory().resolve("nodes-" + partitions + "x" + replicas);
         console.printf(
                 Locale.ROOT,
-                "starting Duro: %d node(s), %d partition(s) x %d replicas, %s ...%n",
+                "starting Duro: %d node(s), %d partition(s) x %d replicas, %s%s ...%n",
                 replicas,
                 partitions,
                 replicas,
-                options.inProcess() ? "in this process" : "one process each (output in " + logs + ")");
-        return DuroTarget.start(partitions, replicas, options.inProcess(), options.nodeSettings(), logs);
+                options.inProcess() ? "in this process" : "one process each (output in " + logs + ")",
+                options.tls() ? ", TLS on every link" : "");
+        return DuroTarget.start(partitions, replicas, options.inProcess(), options.tls(), options.nodeSettings(), logs);
     }
 }

@@ -66,6 +66,7 @@ class LoadOptionsTest {
                 "--system",
                 "DUR",
                 "--in-process",
+                "--tls",
                 "--set",
                 "raft.batch-size = 16",
                 "--set",
@@ -84,8 +85,14 @@ class LoadOptionsTest {
         assertEquals(0.5, o.zipfSkew());
         assertEquals(SystemKind.DUR, o.system());
         assertTrue(o.inProcess());
+        assertTrue(o.tls());
         assertEquals(Map.of("raft.batch-size", "16", "store.window", "9"), o.nodeSettings());
         assertEquals(Path.of("/tmp/run"), o.outputDirectory());
+
+        assertFalse(LoadOptions.parse().tls(), "plaintext unless asked");
+        IllegalArgumentException tlsElsewhere =
+                assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--tls", "--system", "etcd"));
+        assertTrue(tlsElsewhere.getMessage().contains("--tls"), tlsElsewhere.getMessage());
 
         LoadOptions existing = LoadOptions.parse("--cluster", "127.0.0.1:7101", "--server-pids", "12, 34,56");
         assertEquals("127.0.0.1:7101", existing.cluster());
