@@ -1,6 +1,7 @@
 package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
@@ -8,10 +9,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import javax.annotation.Nullable;
 
 /**
- * The in-memory multiversion store of one partition replica: key → version chain.
+ * The in-memory multiversion store of one partition replica: key → version chain, ordered by key
+ * ({@link VersionedStore}).
+ *
+ * <p>Two indexes over the same chains: a hash map answers point reads and installs, and a sorted map (a red-black
+ * tree in unsigned lexicographic key order) answers scans and gives snapshots their key order. The sorted map is
+ * touched only when a key gains its first version or loses its last, so installs that add a version to a known key
+ * and point reads cost what they did with the hash map alone; a tree alone made every point read walk about 20
+ * nodes of a million-key store, each a cache miss (docs/ranges.md, "The ordered store").
  *
  * <p>Versions are the commit numbers of the partition engine, installed in increasing order. A read at
  * snapshot {@code s} returns the newest version {@code <= s}. Garbage collection is incremental: every install
@@ -26,8 +36,10 @@ import javax.annotation.Nullable;
  *
  * <p>Not thread-safe: owned by the partition engine, which is single-threaded.
  */
-public final class MultiVersionStore {
+public final class MultiVersionStore implements VersionedStore {
     private final Map<Bytes, VersionChain> chains = new HashMap<>();
+    /** The same chains as {@link #chains}, in key order. */
+    private final TreeMap<Bytes, VersionChain> ordered = new TreeMap<>();
     /** Keys that hold a version collectable once the horizon reaches it, in install (version) order. */
     private final CollectionQueue collectable = new CollectionQueue();
 
@@ -47,20 +59,24 @@ public final class MultiVersionStore {
      */
 
     /** The oldest snapshot that can still be read. */
+    @Override
     public long horizon() {
         return horizon;
     }
 
     /** The newest version installed so far (0 for an empty store). */
+    @Override
     public long newestVersion() {
         return newestVersion;
     }
 
+    @Override
     public int keyCount() {
         return chains.size();
     }
 
     /** Number of versions held, tombstones included. */
+    @Override
     public long versionCount() {
         return versionCount;
     }
@@ -70,20 +86,46 @@ public final class MultiVersionStore {
      * {@link VersionedValue#ABSENT}, exactly like a key never written: a tombstone's version is not reported,
      * because collecting the tombstone would otherwise change the answer of a read at a still-readable snapshot.
      */
+    @Override
     public VersionedValue get(Bytes key, long snapshot) {
         if (snapshot < horizon) {
             throw new SnapshotTooOldException(snapshot, horizon);
         }
         VersionChain chain = chains.get(key);
-        if (chain == null) {
-            return VersionedValue.ABSENT;
+        return chain == null ? VersionedValue.ABSENT : chain.read(snapshot);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Walks the sorted map from the range's start; keys that hold only a tombstone or only versions above the
+     * snapshot are stepped over, so the cost is the keys of the range visited, not only those returned.
+     */
+    @Override
+    public ScanResult scan(KeyRange range, int limit, boolean descending, long snapshot) {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("a scan's limit must be positive: " + limit);
         }
-        int index = chain.indexAtOrBelow(snapshot);
-        if (index < 0) {
-            return VersionedValue.ABSENT;
+        if (snapshot < horizon) {
+            throw new SnapshotTooOldException(snapshot, horizon);
         }
-        Bytes value = chain.valueAt(index);
-        return value == null ? VersionedValue.ABSENT : new VersionedValue(value, chain.versionAt(index));
+        NavigableMap<Bytes, VersionChain> inRange = range.to() == null
+                ? ordered.tailMap(range.from(), true)
+                : ordered.subMap(range.from(), true, range.to(), false);
+        if (descending) {
+            inRange = inRange.descendingMap();
+        }
+        List<StoreEntry> found = new ArrayList<>(Math.min(limit, 64));
+        for (Map.Entry<Bytes, VersionChain> entry : inRange.entrySet()) {
+            VersionedValue value = entry.getValue().read(snapshot);
+            if (value.isPresent()) {
+                if (found.size() == limit) {
+                    return new ScanResult(found, true);
+                }
+                found.add(new StoreEntry(entry.getKey(), value.value(), value.version()));
+            }
+        }
+        return new ScanResult(found, false);
     }
 
     /**
@@ -93,6 +135,7 @@ public final class MultiVersionStore {
      *
      * @param value the new value, or {@code null} to delete the key
      */
+    @Override
     public void put(Bytes key, @Nullable Bytes value, long version) {
         if (version < newestVersion || version <= horizon) {
             throw new IllegalStateException(
@@ -104,7 +147,9 @@ public final class MultiVersionStore {
             if (value == null) {
                 return; // deleting an absent key leaves nothing to remember
             }
-            chains.put(key, new VersionChain(version, value));
+            VersionChain created = new VersionChain(version, value);
+            chains.put(key, created);
+            ordered.put(key, created);
         } else if (chain.newestVersion() == version) {
             chain.replaceNewest(value);
             if (value == null) {
@@ -122,6 +167,7 @@ public final class MultiVersionStore {
      * Raises the horizon to {@code newHorizon} and removes versions no snapshot at or above it can read.
      * Lowering the horizon is ignored.
      */
+    @Override
     public void collectGarbage(long newHorizon) {
         if (newHorizon <= horizon) {
             return;
@@ -142,6 +188,7 @@ public final class MultiVersionStore {
             }
             if (before > 0 && chain.collectBelow(horizon)) {
                 chains.remove(key);
+                ordered.remove(key);
             }
             versionCount -= before - chain.size();
         }
@@ -149,20 +196,23 @@ public final class MultiVersionStore {
 
     /** Every key with its newest version at {@code snapshot}, for digests and state transfer; sorted by key. */
     public List<Map.Entry<Bytes, VersionedValue>> sortedView(long snapshot) {
+        if (snapshot < horizon) {
+            throw new SnapshotTooOldException(snapshot, horizon);
+        }
         List<Map.Entry<Bytes, VersionedValue>> out = new ArrayList<>(chains.size());
-        for (Map.Entry<Bytes, VersionChain> entry : chains.entrySet()) {
-            VersionedValue value = get(entry.getKey(), snapshot);
+        for (Map.Entry<Bytes, VersionChain> entry : ordered.entrySet()) {
+            VersionedValue value = entry.getValue().read(snapshot);
             if (value.isPresent()) {
                 out.add(Map.entry(entry.getKey(), value));
             }
         }
-        out.sort(Map.Entry.comparingByKey());
         return out;
     }
 
     // ---- state transfer -------------------------------------------------------------------------------------
 
     /** Visits the whole content (horizon, chains, collection queue) in a deterministic order. */
+    @Override
     public void writeTo(ByteWriter out) {
         FrozenStore image = freeze();
         try {
@@ -177,11 +227,19 @@ public final class MultiVersionStore {
     /**
      * An image of the store as it is now, for writing out ({@link FrozenStore#writeNext}) while installs and
      * collection go on. Costs a reference per key and a copy of the collection queue now, and a copy of each chain
-     * collection shortens while the image is open; {@link FrozenStore#release} closes it.
+     * collection shortens while the image is open; {@link FrozenStore#release} closes it. The keys are copied out of
+     * the sorted map in order (its nodes are not kept: a tree removal may move another node's key into a node).
      */
+    @Override
     public FrozenStore freeze() {
-        @SuppressWarnings("unchecked")
-        Map.Entry<Bytes, VersionChain>[] entries = chains.entrySet().toArray(new Map.Entry[0]);
+        Bytes[] keys = new Bytes[ordered.size()];
+        VersionChain[] frozenChains = new VersionChain[keys.length];
+        int next = 0;
+        for (Map.Entry<Bytes, VersionChain> entry : ordered.entrySet()) {
+            keys[next] = entry.getKey();
+            frozenChains[next] = entry.getValue();
+            next++;
+        }
         int queued = collectable.size();
         Bytes[] queuedKeys = new Bytes[queued];
         long[] queuedVersions = new long[queued];
@@ -189,7 +247,8 @@ public final class MultiVersionStore {
             queuedKeys[i] = collectable.keyAt(i);
             queuedVersions[i] = collectable.versionAt(i);
         }
-        FrozenStore image = new FrozenStore(this, horizon, newestVersion, entries, queuedKeys, queuedVersions);
+        FrozenStore image =
+                new FrozenStore(this, horizon, newestVersion, keys, frozenChains, queuedKeys, queuedVersions);
         images.add(image);
         return image;
     }
@@ -224,7 +283,10 @@ public final class MultiVersionStore {
                 store.versionCount++;
             }
             if (chain != null) {
-                store.chains.put(key, chain);
+                if (store.chains.put(key, chain) != null) {
+                    throw new MalformedInputException("store snapshot holds key " + key + " twice");
+                }
+                store.ordered.put(key, chain);
             }
         }
         int pending = in.readCount();
