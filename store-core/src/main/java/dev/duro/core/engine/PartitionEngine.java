@@ -102,6 +102,11 @@ public final class PartitionEngine {
      * docs/window-safety.md, so the simulation can show that its checks catch what that breaks.
      */
     boolean mutantTreatsForgottenAsNew;
+    /**
+     * The seam of the simulation's {@code ignore-ranges} mutant (set only by tests, through {@code EngineMutants}):
+     * the engine certifies and records transactions as if they had scanned nothing, so phantoms commit.
+     */
+    boolean mutantIgnoresRanges;
 
     /** A delivered transaction that has not finished. */
     static final class Pending {
@@ -376,7 +381,7 @@ public final class PartitionEngine {
         }
         long pscBefore = certifier.pendingSnapshotCounter();
         boolean global = request.isGlobal();
-        List<KeyRange> ranges = request.scannedRanges();
+        List<KeyRange> ranges = mutantIgnoresRanges ? List.of() : request.scannedRanges();
         AbortReason reason = certifier.certify(snapshot, request.readSet(), request.writeSet(), ranges, global);
         long number = reason == null ? certifier.record(request.readSet(), request.writeSet(), ranges) : 0;
         if (!global) {
