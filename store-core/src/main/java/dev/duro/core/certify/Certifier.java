@@ -3,6 +3,7 @@ package dev.duro.core.certify;
 import com.google.common.hash.BloomFilter;
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Write;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
@@ -42,6 +43,13 @@ import javax.annotation.Nullable;
  * in the index. (Probing a bloom filter of the readset with every write since the snapshot instead would abort a
  * transaction whose snapshot lags by a few thousand writes almost surely: each probe risks a false positive.)
  *
+ * <p><b>Scanned ranges</b> (docs/ranges.md) are reads of every key in them, the absent ones included. A range of
+ * {@code t} conflicts iff a transaction in {@code (st, PSC]} wrote a key in it: the {@link OrderedWriteIndex}, the
+ * window's written keys in key order with their newest writer, answers that exactly in both representations (a
+ * phantom is an insert or delete, and both are writes). For the stronger test, a retained transaction's ranges are
+ * kept with it: exactly, or for a summarised one as their span, which holds every key of every range and so can
+ * only add aborts, marked as possible false positives.
+ *
  * <p>Writesets are always retained exactly (they are needed for the bloom check and to prune the index). When a
  * transaction falls out of the window its index entries are removed unless a newer transaction refreshed them:
  * any transaction old enough to care about them aborts as too old anyway. Memory is therefore bounded by K
@@ -63,6 +71,15 @@ public final class Certifier {
     private final Bytes[][] writeKeys;
     private final List<Bytes>[] readKeys;
     private final BloomFilter<Bytes>[] readSummaries;
+    /** A slot's scanned ranges (null: none): exact, or their span when the slot holds a read summary. */
+    private final KeyRange[][] scans;
+    /** Occupied slots with exact ranges; while 0 the stronger test skips looking for range readers. */
+    private int exactScanners;
+
+    private final OrderedWriteIndex orderedWrites = new OrderedWriteIndex();
+    /** Every retained transaction numbered up to here has its writes in {@link #orderedWrites}. */
+    private long orderedUpTo;
+
     private long pendingSnapshotCounter;
 
     @SuppressWarnings("unchecked")
@@ -74,6 +91,7 @@ public final class Certifier {
         this.writeKeys = new Bytes[k][];
         this.readKeys = new List[k];
         this.readSummaries = new BloomFilter[k];
+        this.scans = new KeyRange[k][];
     }
 
     public CertifierSettings settings() {
@@ -95,7 +113,15 @@ public final class Certifier {
         return index.size();
     }
 
-    /** Whether a transaction with {@code readKeys} read (and written) keys is recorded with a bloom summary. */
+    /** Number of keys in the ordered index of written keys (for tests of its memory bound). */
+    public int orderedWrittenKeys() {
+        return orderedWrites.size();
+    }
+
+    /**
+     * Whether a transaction with {@code readKeys} read (and written) keys and scanned ranges is recorded with a
+     * bloom summary.
+     */
     public boolean usesBloom(int readKeys) {
         return readKeys >= settings.bloomReadSetKeysMin();
     }
@@ -107,6 +133,18 @@ public final class Certifier {
      * @return null if it passes, or why it must abort
      */
     public @Nullable AbortReason certify(long snapshot, List<Bytes> readSet, List<Write> writeSet, boolean global) {
+        return certify(snapshot, readSet, writeSet, List.of(), global);
+    }
+
+    /**
+     * Certifies a transaction that also scanned {@code ranges}: each is a read of every key in it. Does not change
+     * any decision-relevant state (it may fill the ordered index of written keys, which answers alike either way).
+     *
+     * @return null if it passes, or why it must abort; a range conflict names the smallest key of the range written
+     *     after the snapshot
+     */
+    public @Nullable AbortReason certify(
+            long snapshot, List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges, boolean global) {
         if (snapshot < oldestCertifiableSnapshot()) {
             return AbortReason.snapshotTooOld(partition, oldestCertifiableSnapshot());
         }
@@ -117,6 +155,9 @@ public final class Certifier {
             return null; // nothing was certified after the snapshot
         }
         AbortReason reason = readsAgainstWrites(snapshot, readSet, writeSet);
+        if (reason == null && !ranges.isEmpty()) {
+            reason = rangesAgainstWrites(snapshot, ranges);
+        }
         if (reason == null && global && settings.strongerTestForGlobal()) {
             reason = writesAgainstReads(snapshot, writeSet);
         }
@@ -147,26 +188,56 @@ public final class Certifier {
         return null;
     }
 
-    /** The stronger test of §IV-C: no transaction certified after the snapshot read what t writes. */
+    /** A range conflicts with the smallest key in it that a transaction after the snapshot wrote. */
+    private @Nullable AbortReason rangesAgainstWrites(long snapshot, List<KeyRange> ranges) {
+        catchUpOrderedWrites();
+        for (int i = 0, n = ranges.size(); i < n; i++) {
+            OrderedWriteIndex.Written written = orderedWrites.firstWrittenAfter(ranges.get(i), snapshot);
+            if (written != null) {
+                return AbortReason.readKeyOverwritten(partition, written.key(), written.number(), false);
+            }
+        }
+        return null;
+    }
+
+    /** Adds the writes of the retained transactions not yet in the ordered index. */
+    private void catchUpOrderedWrites() {
+        long first = Math.max(orderedUpTo + 1, Math.max(1, pendingSnapshotCounter - numbers.length + 1));
+        for (long number = first; number <= pendingSnapshotCounter; number++) {
+            orderedWrites.add(writeKeys[retainedSlot(number)], number);
+        }
+        orderedUpTo = pendingSnapshotCounter;
+    }
+
+    /**
+     * The stronger test of §IV-C: no transaction certified after the snapshot read what t writes, by a point read or
+     * inside a scanned range.
+     */
     private @Nullable AbortReason writesAgainstReads(long snapshot, List<Write> writeSet) {
         for (int i = 0, n = writeSet.size(); i < n; i++) {
             Bytes key = writeSet.get(i).key();
             int slot = index.find(key);
-            if (slot >= 0 && index.lastRead(slot) > snapshot) {
-                return AbortReason.writtenKeyReadConcurrently(partition, key, index.lastRead(slot), false);
+            long reader = slot >= 0 ? index.lastRead(slot) : 0;
+            if (exactScanners > 0) {
+                reader = Math.max(reader, newestExactScannerOf(key, snapshot));
+            }
+            if (reader > snapshot) {
+                return AbortReason.writtenKeyReadConcurrently(partition, key, reader, false);
             }
         }
         if (settings.bloomReadSetKeysMin() == Integer.MAX_VALUE) {
             return null; // no record carries a bloom summary
         }
         for (long number = snapshot + 1; number <= pendingSnapshotCounter; number++) {
-            BloomFilter<Bytes> summary = readSummaries[retainedSlot(number)];
+            int slot = retainedSlot(number);
+            BloomFilter<Bytes> summary = readSummaries[slot];
             if (summary == null) {
                 continue;
             }
+            KeyRange span = scans[slot] == null ? null : scans[slot][0];
             for (int i = 0, n = writeSet.size(); i < n; i++) {
                 Bytes key = writeSet.get(i).key();
-                if (summary.mightContain(key)) {
+                if (summary.mightContain(key) || (span != null && span.contains(key))) {
                     return AbortReason.writtenKeyReadConcurrently(partition, key, number, true);
                 }
             }
@@ -175,23 +246,61 @@ public final class Certifier {
     }
 
     /**
+     * The newest transaction in {@code (snapshot, PSC]} recorded with exact ranges of which one holds {@code key},
+     * or 0. Walks that part of the window, like the summaries' probe: ranges are not indexed for this side.
+     */
+    private long newestExactScannerOf(Bytes key, long snapshot) {
+        for (long number = pendingSnapshotCounter; number > snapshot; number--) {
+            int slot = retainedSlot(number);
+            KeyRange[] ranges = scans[slot];
+            if (ranges == null || readSummaries[slot] != null) {
+                continue;
+            }
+            for (KeyRange range : ranges) {
+                if (range.contains(key)) {
+                    return number;
+                }
+            }
+        }
+        return 0;
+    }
+
+    /**
      * Records a transaction that passed certification: it becomes number {@code ++PSC}.
      *
      * @return its number
      */
     public long record(List<Bytes> readSet, List<Write> writeSet) {
+        return record(readSet, writeSet, List.of());
+    }
+
+    /**
+     * Records a transaction that passed certification, with the ranges it scanned.
+     *
+     * @return its number
+     */
+    public long record(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges) {
         long number = ++pendingSnapshotCounter;
         int slot = slot(number);
         long evicted = numbers[slot];
         Bytes[] evictedWriteKeys = writeKeys[slot];
         List<Bytes> evictedReadKeys = readKeys[slot];
+        if (scans[slot] != null && readSummaries[slot] == null) {
+            exactScanners--;
+        }
         Bytes[] written = new Bytes[writeSet.size()];
         for (int i = 0; i < written.length; i++) {
             written[i] = writeSet.get(i).key();
         }
         numbers[slot] = number;
         writeKeys[slot] = written;
-        if (usesBloom(readSet.size() + writeSet.size())) {
+        boolean summarised = usesBloom(readSet.size() + writeSet.size() + ranges.size());
+        scans[slot] =
+                ranges.isEmpty() ? null : summarised ? new KeyRange[] {span(ranges)} : ranges.toArray(new KeyRange[0]);
+        if (scans[slot] != null && !summarised) {
+            exactScanners++;
+        }
+        if (summarised) {
             readKeys[slot] = null;
             readSummaries[slot] = summarise(readSet, writeSet);
             for (Bytes key : written) {
@@ -212,6 +321,11 @@ public final class Certifier {
             }
         }
         if (evictedWriteKeys != null) {
+            if (evicted <= orderedUpTo) {
+                orderedWrites.evict(evictedWriteKeys, evicted);
+            } else {
+                orderedUpTo = evicted; // never added: nothing to remove, and it must not be added any more
+            }
             pruneKeys(evictedWriteKeys, evicted);
             if (evictedReadKeys != null) {
                 pruneKeys(evictedReadKeys, evicted);
@@ -253,6 +367,15 @@ public final class Certifier {
         return slot;
     }
 
+    /** The smallest range holding every key of every range: a summarised transaction's scans. */
+    private static KeyRange span(List<KeyRange> ranges) {
+        KeyRange span = ranges.get(0);
+        for (int i = 1, n = ranges.size(); i < n; i++) {
+            span = span.span(ranges.get(i));
+        }
+        return span;
+    }
+
     private BloomFilter<Bytes> summarise(List<Bytes> readSet, List<Write> writeSet) {
         int keys = Math.max(1, readSet.size() + writeSet.size());
         BloomFilter<Bytes> filter = BloomFilter.create(KeyFunnel.INSTANCE, keys, settings.bloomFalsePositiveRate());
@@ -282,12 +405,14 @@ public final class Certifier {
         int count = (int) (pendingSnapshotCounter - first + 1);
         Bytes[][] writes = new Bytes[count][];
         Object[] reads = new Object[count];
+        KeyRange[][] ranges = new KeyRange[count][];
         for (int i = 0; i < count; i++) {
             int slot = retainedSlot(first + i);
             writes[i] = writeKeys[slot];
             reads[i] = readSummaries[slot] != null ? readSummaries[slot] : readKeys[slot];
+            ranges[i] = scans[slot];
         }
-        return new Frozen(pendingSnapshotCounter, first, writes, reads);
+        return new Frozen(pendingSnapshotCounter, first, writes, reads, ranges);
     }
 
     /** A certification window frozen by {@link #freeze}; immutable. */
@@ -297,15 +422,22 @@ public final class Certifier {
         private final Bytes[][] writes;
         /** Per transaction, its read summary (a bloom filter) or its read keys (a list). */
         private final Object[] reads;
+        /** Per transaction, its scanned ranges as retained (null: none). */
+        private final KeyRange[][] ranges;
 
-        private Frozen(long pendingSnapshotCounter, long first, Bytes[][] writes, Object[] reads) {
+        private Frozen(long pendingSnapshotCounter, long first, Bytes[][] writes, Object[] reads, KeyRange[][] ranges) {
             this.pendingSnapshotCounter = pendingSnapshotCounter;
             this.first = first;
             this.writes = writes;
             this.reads = reads;
+            this.ranges = ranges;
         }
 
-        /** Writes the window as {@link Certifier#writeTo} did when it was frozen. */
+        /**
+         * Writes the window as {@link Certifier#writeTo} did when it was frozen. Per transaction, a tag byte says how
+         * its reads are kept: bit 0 a bloom summary (else a key list), bit 1 scanned ranges after them. A window
+         * without ranges is written byte for byte as before ranges existed (the tag was a boolean).
+         */
         @SuppressWarnings("unchecked")
         public void writeTo(ByteWriter out) {
             out.writeLong(pendingSnapshotCounter);
@@ -313,7 +445,7 @@ public final class Certifier {
             for (int i = 0; i < writes.length; i++) {
                 writeKeys(out, writes[i]);
                 boolean summarised = reads[i] instanceof BloomFilter;
-                out.writeBoolean(summarised);
+                out.writeByte((summarised ? TAG_SUMMARISED : 0) | (ranges[i] != null ? TAG_RANGES : 0));
                 if (summarised) {
                     ByteArrayOutputStream bloom = new ByteArrayOutputStream();
                     try {
@@ -329,9 +461,19 @@ public final class Certifier {
                         out.writeBytes(key);
                     }
                 }
+                if (ranges[i] != null) {
+                    out.writeInt(ranges[i].length);
+                    for (KeyRange range : ranges[i]) {
+                        out.writeBytes(range.from());
+                        out.writeNullableBytes(range.to());
+                    }
+                }
             }
         }
     }
+
+    private static final int TAG_SUMMARISED = 1;
+    private static final int TAG_RANGES = 2;
 
     public static Certifier readFrom(ByteReader in, int partition, CertifierSettings settings) {
         Certifier certifier = new Certifier(partition, settings);
@@ -348,7 +490,11 @@ public final class Certifier {
             for (Bytes key : writeKeys) {
                 writes.add(Write.delete(key));
             }
-            if (in.readBoolean()) {
+            int tag = in.readByte();
+            if ((tag & ~(TAG_SUMMARISED | TAG_RANGES)) != 0) {
+                throw new MalformedInputException("unknown certifier record tag " + tag);
+            }
+            if ((tag & TAG_SUMMARISED) != 0) {
                 Bytes raw = in.readBytes();
                 BloomFilter<Bytes> summary;
                 try {
@@ -364,8 +510,13 @@ public final class Certifier {
                 for (Bytes key : writeKeys) {
                     certifier.index.setLastWrite(certifier.index.findOrInsert(key), assigned);
                 }
+                if ((tag & TAG_RANGES) != 0) {
+                    certifier.scans[slot] = readRanges(in).toArray(new KeyRange[0]);
+                }
             } else {
-                certifier.record(List.of(readKeys(in)), writes);
+                List<Bytes> reads = List.of(readKeys(in));
+                List<KeyRange> ranges = (tag & TAG_RANGES) != 0 ? readRanges(in) : List.of();
+                certifier.record(reads, writes, ranges);
             }
         }
         return certifier;
@@ -376,6 +527,23 @@ public final class Certifier {
         for (Bytes key : keys) {
             out.writeBytes(key);
         }
+    }
+
+    private static List<KeyRange> readRanges(ByteReader in) {
+        int count = in.readCount();
+        if (count == 0) {
+            throw new MalformedInputException("a certifier record tagged with ranges holds none");
+        }
+        List<KeyRange> ranges = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Bytes from = in.readBytes();
+            Bytes to = in.readNullableBytes();
+            if (to != null && from.compareTo(to) >= 0) {
+                throw new MalformedInputException("certifier range end " + to + " is not above its start " + from);
+            }
+            ranges.add(new KeyRange(from, to));
+        }
+        return ranges;
     }
 
     private static Bytes[] readKeys(ByteReader in) {

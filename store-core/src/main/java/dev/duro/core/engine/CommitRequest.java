@@ -1,6 +1,7 @@
 package dev.duro.core.engine;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import java.util.Collections;
@@ -15,15 +16,23 @@ import java.util.List;
  *     partition certifies against its own, and names another's in the {@link AbortRequest}s it may propose there
  * @param readSet keys read here (keys in {@code writeSet} are certified as read too and need not repeat)
  * @param writeSet buffered writes to keys of this partition
+ * @param scannedRanges ranges scanned here, each a read of every key in it, the absent ones included: certified so
+ *     that an insert or delete inside one since the snapshot (a phantom) aborts the transaction (docs/ranges.md)
  */
 public record CommitRequest(
-        TxId tid, List<Integer> participants, List<Long> snapshots, List<Bytes> readSet, List<Write> writeSet)
+        TxId tid,
+        List<Integer> participants,
+        List<Long> snapshots,
+        List<Bytes> readSet,
+        List<Write> writeSet,
+        List<KeyRange> scannedRanges)
         implements Command {
     public CommitRequest {
         participants = List.copyOf(participants);
         snapshots = List.copyOf(snapshots);
         readSet = List.copyOf(readSet);
         writeSet = List.copyOf(writeSet);
+        scannedRanges = List.copyOf(scannedRanges);
         if (participants.isEmpty()) {
             throw new IllegalArgumentException("a transaction has at least one participant");
         }
@@ -43,10 +52,16 @@ public record CommitRequest(
         }
     }
 
+    /** A request that scanned no range. */
+    public CommitRequest(
+            TxId tid, List<Integer> participants, List<Long> snapshots, List<Bytes> readSet, List<Write> writeSet) {
+        this(tid, participants, snapshots, readSet, writeSet, List.of());
+    }
+
     /** A request that read every participant at the same counter (tests and single-partition callers). */
     public CommitRequest(
             TxId tid, List<Integer> participants, long snapshot, List<Bytes> readSet, List<Write> writeSet) {
-        this(tid, participants, Collections.nCopies(participants.size(), snapshot), readSet, writeSet);
+        this(tid, participants, Collections.nCopies(participants.size(), snapshot), readSet, writeSet, List.of());
     }
 
     public boolean isGlobal() {

@@ -2,6 +2,7 @@ package dev.duro.core.engine;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.LimitExceededException;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
@@ -44,6 +45,12 @@ public final class CoreCodec {
     private static final int COMMAND_ABORT = 4;
     private static final int COMMAND_DECISION = 5;
     private static final int COMMAND_CUT_ADVANCE = 6;
+    /**
+     * A commit request that scanned ranges: {@link #COMMAND_COMMIT}'s fields followed by the ranges. A request
+     * without ranges is still written as {@link #COMMAND_COMMIT}, byte for byte as before ranges existed, so logs
+     * and engine snapshots of point-only transactions read and write as they did.
+     */
+    private static final int COMMAND_COMMIT_WITH_RANGES = 7;
 
     /** Wire codes of the abort reasons, by position: append new kinds, never reorder. */
     private static final List<AbortReason.Kind> REASON_KINDS = List.of(
@@ -148,7 +155,8 @@ public final class CoreCodec {
 
     public void writeCommand(ByteWriter out, Command command) {
         if (command instanceof CommitRequest commit) {
-            out.writeByte(COMMAND_COMMIT);
+            boolean ranges = !commit.scannedRanges().isEmpty();
+            out.writeByte(ranges ? COMMAND_COMMIT_WITH_RANGES : COMMAND_COMMIT);
             writeTxId(out, commit.tid());
             writePartitions(out, commit.participants());
             for (long snapshot : commit.snapshots()) {
@@ -156,6 +164,9 @@ public final class CoreCodec {
             }
             writeReadSet(out, commit.readSet());
             writeWriteSet(out, commit.writeSet());
+            if (ranges) {
+                writeRanges(out, commit.scannedRanges());
+            }
         } else if (command instanceof AbortRequest abort) {
             out.writeByte(COMMAND_ABORT);
             writeTxId(out, abort.tid());
@@ -177,8 +188,9 @@ public final class CoreCodec {
     public Command readCommand(ByteReader in) {
         int type = in.readByte();
         return switch (type) {
-            case COMMAND_COMMIT -> readCommit(in, false);
-            case COMMAND_COMMIT_V1 -> readCommit(in, true);
+            case COMMAND_COMMIT -> readCommit(in, false, false);
+            case COMMAND_COMMIT_V1 -> readCommit(in, true, false);
+            case COMMAND_COMMIT_WITH_RANGES -> readCommit(in, false, true);
             case COMMAND_ABORT, COMMAND_ABORT_V1 -> readAbort(in, type == COMMAND_ABORT_V1);
             case COMMAND_DECISION -> readDecision(in);
             case COMMAND_CUT_ADVANCE -> new CutAdvance(
@@ -188,7 +200,7 @@ public final class CoreCodec {
         };
     }
 
-    private CommitRequest readCommit(ByteReader in, boolean formatOne) {
+    private CommitRequest readCommit(ByteReader in, boolean formatOne, boolean withRanges) {
         TxId tid = readTxId(in);
         List<Integer> participants = readNonEmptyPartitions(in);
         List<Long> snapshots;
@@ -202,7 +214,8 @@ public final class CoreCodec {
         }
         List<Bytes> readSet = readReadSet(in, 0);
         List<Write> writeSet = readWriteSet(in, readSet.size());
-        return new CommitRequest(tid, participants, snapshots, readSet, writeSet);
+        List<KeyRange> ranges = withRanges ? readRanges(in, readSet.size() + writeSet.size()) : List.of();
+        return new CommitRequest(tid, participants, snapshots, readSet, writeSet, ranges);
     }
 
     /** Format 1 named no target snapshot: 0 never tombstones an id the target may have forgotten. */
@@ -283,6 +296,33 @@ public final class CoreCodec {
             writeSet.add(new Write(key, readNullableValue(in)));
         }
         return writeSet;
+    }
+
+    /** Scanned ranges: a count, then per range its start and its end behind a presence byte (none: no end). */
+    public static void writeRanges(ByteWriter out, List<KeyRange> ranges) {
+        out.writeVarLong(ranges.size());
+        for (KeyRange range : ranges) {
+            out.writeBytes(range.from());
+            out.writeNullableBytes(range.to());
+        }
+    }
+
+    /**
+     * Scanned ranges, each counted as one entry towards the transaction's key limit with the {@code keysBefore}
+     * entries already decoded; a range whose end is not above its start is malformed.
+     */
+    public List<KeyRange> readRanges(ByteReader in, int keysBefore) {
+        int count = readKeyCount(in, keysBefore, "scanned range count");
+        List<KeyRange> ranges = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Bytes from = readKey(in);
+            Bytes to = in.readBoolean() ? readKey(in) : null;
+            if (to != null && from.compareTo(to) >= 0) {
+                throw new MalformedInputException("scanned range end " + to + " is not above its start " + from);
+            }
+            ranges.add(new KeyRange(from, to));
+        }
+        return ranges;
     }
 
     private int readKeyCount(ByteReader in, int keysBefore, String what) {

@@ -2,11 +2,13 @@ package dev.duro.core.engine;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.certify.Certifier;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.MultiVersionStore;
+import dev.duro.core.store.ScanResult;
 import dev.duro.core.store.VersionedValue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -100,6 +102,11 @@ public final class PartitionEngine {
      * docs/window-safety.md, so the simulation can show that its checks catch what that breaks.
      */
     boolean mutantTreatsForgottenAsNew;
+    /**
+     * The seam of the simulation's {@code ignore-ranges} mutant (set only by tests, through {@code EngineMutants}):
+     * the engine certifies and records transactions as if they had scanned nothing, so phantoms commit.
+     */
+    boolean mutantIgnoresRanges;
 
     /** A delivered transaction that has not finished. */
     static final class Pending {
@@ -255,6 +262,20 @@ public final class PartitionEngine {
         return store.get(key, snapshot);
     }
 
+    /**
+     * Scans {@code range} at {@code snapshot}, which must not be above {@link #snapshotCounter()}, like {@link
+     * #read}: the present keys in ascending or descending order, at most {@code limit}. A transaction that uses the
+     * result certifies the range it observed ({@link ScanResult#observed}).
+     *
+     * @throws dev.duro.core.store.SnapshotTooOldException if the snapshot was garbage-collected
+     */
+    public ScanResult scan(KeyRange range, int limit, boolean descending, long snapshot) {
+        if (snapshot > snapshotCounter) {
+            throw new IllegalArgumentException("snapshot " + snapshot + " is above SC " + snapshotCounter);
+        }
+        return store.scan(range, limit, descending, snapshot);
+    }
+
     /** The outcome of a recently finished transaction, if still retained. */
     public @Nullable Outcome outcomeOf(TxId tid) {
         Decided known = retention.retained(tid);
@@ -360,8 +381,9 @@ public final class PartitionEngine {
         }
         long pscBefore = certifier.pendingSnapshotCounter();
         boolean global = request.isGlobal();
-        AbortReason reason = certifier.certify(snapshot, request.readSet(), request.writeSet(), global);
-        long number = reason == null ? certifier.record(request.readSet(), request.writeSet()) : 0;
+        List<KeyRange> ranges = mutantIgnoresRanges ? List.of() : request.scannedRanges();
+        AbortReason reason = certifier.certify(snapshot, request.readSet(), request.writeSet(), ranges, global);
+        long number = reason == null ? certifier.record(request.readSet(), request.writeSet(), ranges) : 0;
         if (!global) {
             if (reason != null) {
                 decide(Outcome.aborted(tid, request.participants(), reason), null, 0, List.of(), pscBefore);

@@ -1,10 +1,14 @@
 package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.codec.ByteWriter;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * The store as it was at one moment, written out piece by piece while the live store goes on taking installs and
@@ -15,23 +19,31 @@ import java.util.Map;
  * only when collection shortens it, and collection hands the image a copy first ({@link #preserve}); the image
  * holds its own references to the chains and its own copy of the collection queue, so keys leaving the map and
  * entries leaving the queue do not matter. The bytes are exactly those {@link MultiVersionStore#writeTo} would have
- * written at the moment of the freeze.
+ * written at the moment of the freeze, and reads and scans at a snapshot in {@code [horizon, newestVersion]} answer
+ * what the store answered then.
  *
  * <p>Not thread-safe, like the store: {@link #writeNext} and {@link #release} need the same exclusive access as
- * any other use of the store. {@link #sortKeys} reads only the image and may run beside the store's owner; it is
- * the part that takes longest.
+ * any other use of the store, and so do {@link #get} and {@link #scan}, which read chains the store still shares.
+ * {@link #sortKeys} reads only the image and may run beside the store's owner; for a store never scanned it sorts
+ * the keys (the store has no sorted map to copy them from) and is the part that takes longest.
  */
-public final class FrozenStore {
+public final class FrozenStore implements StoreImage {
     private final MultiVersionStore store;
     private final long horizon;
     private final long newestVersion;
-    private final Map.Entry<Bytes, VersionChain>[] entries;
+    /** The image's keys, ascending, and their chains (live ones; see {@link #chainAt}); null until sorted. */
+    private @Nullable Bytes[] keys;
+
+    private @Nullable VersionChain[] chains;
+    /** The image's entries in hash order, until {@link #sortKeys} (null when the store handed them sorted). */
+    private @Nullable Map.Entry<Bytes, VersionChain>[] unsorted;
+
+    private final int keyCount;
     private final Bytes[] queuedKeys;
     private final long[] queuedVersions;
     /** Chains of the image as they were before collection first shortened them. */
     private final IdentityHashMap<VersionChain, VersionChain> preserved = new IdentityHashMap<>();
 
-    private boolean sorted;
     private boolean headerWritten;
     private int nextEntry;
     private boolean queueCountWritten;
@@ -42,32 +54,124 @@ public final class FrozenStore {
             MultiVersionStore store,
             long horizon,
             long newestVersion,
-            Map.Entry<Bytes, VersionChain>[] entries,
+            Bytes[] keys,
+            VersionChain[] chains,
             Bytes[] queuedKeys,
             long[] queuedVersions) {
         this.store = store;
         this.horizon = horizon;
         this.newestVersion = newestVersion;
-        this.entries = entries;
+        this.keys = keys;
+        this.chains = chains;
+        this.keyCount = keys.length;
+        this.queuedKeys = queuedKeys;
+        this.queuedVersions = queuedVersions;
+    }
+
+    /** An image of a store that was never scanned: its entries in hash order, sorted by {@link #sortKeys}. */
+    FrozenStore(
+            MultiVersionStore store,
+            long horizon,
+            long newestVersion,
+            Map.Entry<Bytes, VersionChain>[] unsorted,
+            Bytes[] queuedKeys,
+            long[] queuedVersions) {
+        this.store = store;
+        this.horizon = horizon;
+        this.newestVersion = newestVersion;
+        this.unsorted = unsorted;
+        this.keyCount = unsorted.length;
         this.queuedKeys = queuedKeys;
         this.queuedVersions = queuedVersions;
     }
 
     /** The newest version the image holds: the store's {@link MultiVersionStore#newestVersion} when frozen. */
+    @Override
     public long newestVersion() {
         return newestVersion;
     }
 
+    @Override
+    public long horizon() {
+        return horizon;
+    }
+
+    @Override
     public int keyCount() {
-        return entries.length;
+        return keyCount;
     }
 
     /** Puts the image's keys in the encoding's order. Touches only the image, never the live store. */
     public void sortKeys() {
-        if (!sorted) {
-            Arrays.sort(entries, Map.Entry.comparingByKey());
-            sorted = true;
+        Map.Entry<Bytes, VersionChain>[] entries = unsorted;
+        if (entries == null) {
+            return;
         }
+        Arrays.sort(entries, Map.Entry.comparingByKey());
+        Bytes[] sortedKeys = new Bytes[entries.length];
+        VersionChain[] sortedChains = new VersionChain[entries.length];
+        for (int i = 0; i < entries.length; i++) {
+            sortedKeys[i] = entries[i].getKey();
+            sortedChains[i] = entries[i].getValue();
+        }
+        keys = sortedKeys;
+        chains = sortedChains;
+        unsorted = null;
+    }
+
+    @Override
+    public VersionedValue get(Bytes key, long snapshot) {
+        checkReadable(snapshot);
+        int at = Arrays.binarySearch(keys, key);
+        return at < 0 ? VersionedValue.ABSENT : chainAt(at).read(snapshot);
+    }
+
+    @Override
+    public ScanResult scan(KeyRange range, int limit, boolean descending, long snapshot) {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("a scan's limit must be positive: " + limit);
+        }
+        checkReadable(snapshot);
+        int first = insertionPoint(range.from());
+        int end = range.to() == null ? keys.length : insertionPoint(range.to());
+        List<StoreEntry> found = new ArrayList<>(Math.min(limit, 64));
+        int step = descending ? -1 : 1;
+        for (int at = descending ? end - 1 : first; at >= first && at < end; at += step) {
+            VersionedValue value = chainAt(at).read(snapshot);
+            if (value.isPresent()) {
+                if (found.size() == limit) {
+                    return new ScanResult(found, true);
+                }
+                found.add(new StoreEntry(keys[at], value.value(), value.version()));
+            }
+        }
+        return new ScanResult(found, false);
+    }
+
+    private void checkReadable(long snapshot) {
+        if (released) {
+            throw new IllegalStateException("the frozen store was released");
+        }
+        sortKeys();
+        if (snapshot < horizon) {
+            throw new SnapshotTooOldException(snapshot, horizon);
+        }
+        if (snapshot > newestVersion) {
+            throw new IllegalArgumentException(
+                    "snapshot " + snapshot + " is above the image's newest version " + newestVersion);
+        }
+    }
+
+    /** The index of the first key at or above {@code key}. */
+    private int insertionPoint(Bytes key) {
+        int at = Arrays.binarySearch(keys, key);
+        return at >= 0 ? at : -at - 1;
+    }
+
+    /** The chain of key {@code at} as it was at the freeze. */
+    private VersionChain chainAt(int at) {
+        VersionChain copy = preserved.get(chains[at]);
+        return copy != null ? copy : chains[at];
     }
 
     /**
@@ -78,6 +182,7 @@ public final class FrozenStore {
      *
      * @return false once the whole image is written
      */
+    @Override
     public boolean writeNext(ByteWriter out, int itemsMax, long bytesMax) {
         if (released) {
             throw new IllegalStateException("the frozen store was released before it was written");
@@ -86,23 +191,22 @@ public final class FrozenStore {
         if (!headerWritten) {
             out.writeLong(horizon);
             out.writeLong(newestVersion);
-            out.writeInt(entries.length);
+            out.writeInt(keys.length);
             headerWritten = true;
         }
         int budget = Math.max(1, itemsMax);
         long written = out.size();
         long stopAt = written + Math.min(Math.max(1, bytesMax), Long.MAX_VALUE - written);
-        while (budget > 0 && out.size() < stopAt && nextEntry < entries.length) {
-            Map.Entry<Bytes, VersionChain> entry = entries[nextEntry++];
-            VersionChain live = entry.getValue();
-            VersionChain copy = preserved.remove(live);
-            VersionChain chain = copy != null ? copy : live;
+        while (budget > 0 && out.size() < stopAt && nextEntry < keys.length) {
+            Bytes key = keys[nextEntry];
+            VersionChain chain = chainAt(nextEntry);
+            nextEntry++;
             int count = chain.indexAtOrBelow(newestVersion) + 1;
             if (count == 0) {
-                throw new IllegalStateException("frozen key " + entry.getKey() + " lost its versions up to "
-                        + newestVersion + " while the store was frozen");
+                throw new IllegalStateException("frozen key " + key + " lost its versions up to " + newestVersion
+                        + " while the store was frozen");
             }
-            out.writeBytes(entry.getKey());
+            out.writeBytes(key);
             out.writeInt(count);
             for (int i = 0; i < count; i++) {
                 out.writeLong(chain.versionAt(i));
@@ -110,7 +214,7 @@ public final class FrozenStore {
             }
             budget--;
         }
-        if (nextEntry < entries.length) {
+        if (nextEntry < keys.length) {
             return true;
         }
         if (!queueCountWritten) {
@@ -137,6 +241,7 @@ public final class FrozenStore {
     }
 
     /** Ends the image, written or not. Needs exclusive access to the live store; a second call does nothing. */
+    @Override
     public void release() {
         if (!released) {
             released = true;

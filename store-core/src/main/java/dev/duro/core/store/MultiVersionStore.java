@@ -1,6 +1,7 @@
 package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
@@ -8,10 +9,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import javax.annotation.Nullable;
 
 /**
- * The in-memory multiversion store of one partition replica: key → version chain.
+ * The in-memory multiversion store of one partition replica: key → version chain, ordered by key
+ * ({@link VersionedStore}).
+ *
+ * <p>Two indexes over the same chains: a hash map answers point reads and installs, and a sorted map (a red-black
+ * tree in unsigned lexicographic key order) answers scans. A tree alone would make every point read walk about 20
+ * nodes of a million-key store, each a likely cache miss (docs/ranges.md, "The ordered store"). The sorted map is
+ * built by the first scan (in {@code O(n log n)}, once) and kept from then on; a store that is never scanned never
+ * pays for it, and a snapshot of such a store sorts its image's keys itself, beside the store's owner. Once built,
+ * it is touched only when a key gains its first version or loses its last, and new keys reach it in sorted
+ * batches ({@link #UNORDERED_MAX} at most, and before any scan or freeze).
  *
  * <p>Versions are the commit numbers of the partition engine, installed in increasing order. A read at
  * snapshot {@code s} returns the newest version {@code <= s}. Garbage collection is incremental: every install
@@ -26,8 +38,18 @@ import javax.annotation.Nullable;
  *
  * <p>Not thread-safe: owned by the partition engine, which is single-threaded.
  */
-public final class MultiVersionStore {
+public final class MultiVersionStore implements VersionedStore {
     private final Map<Bytes, VersionChain> chains = new HashMap<>();
+    /**
+     * Null until the first scan; then the same chains as {@link #chains}, in key order, but for those still in
+     * {@link #unordered}.
+     */
+    private @Nullable TreeMap<Bytes, VersionChain> ordered;
+
+    /** New keys not yet in {@link #ordered}, most this many; a stale entry (its key removed since) is skipped. */
+    private static final int UNORDERED_MAX = 4096;
+
+    private final List<Map.Entry<Bytes, VersionChain>> unordered = new ArrayList<>();
     /** Keys that hold a version collectable once the horizon reaches it, in install (version) order. */
     private final CollectionQueue collectable = new CollectionQueue();
 
@@ -47,20 +69,24 @@ public final class MultiVersionStore {
      */
 
     /** The oldest snapshot that can still be read. */
+    @Override
     public long horizon() {
         return horizon;
     }
 
     /** The newest version installed so far (0 for an empty store). */
+    @Override
     public long newestVersion() {
         return newestVersion;
     }
 
+    @Override
     public int keyCount() {
         return chains.size();
     }
 
     /** Number of versions held, tombstones included. */
+    @Override
     public long versionCount() {
         return versionCount;
     }
@@ -70,20 +96,47 @@ public final class MultiVersionStore {
      * {@link VersionedValue#ABSENT}, exactly like a key never written: a tombstone's version is not reported,
      * because collecting the tombstone would otherwise change the answer of a read at a still-readable snapshot.
      */
+    @Override
     public VersionedValue get(Bytes key, long snapshot) {
         if (snapshot < horizon) {
             throw new SnapshotTooOldException(snapshot, horizon);
         }
         VersionChain chain = chains.get(key);
-        if (chain == null) {
-            return VersionedValue.ABSENT;
+        return chain == null ? VersionedValue.ABSENT : chain.read(snapshot);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Walks the sorted map from the range's start; keys that hold only a tombstone or only versions above the
+     * snapshot are stepped over, so the cost is the keys of the range visited, not only those returned.
+     */
+    @Override
+    public ScanResult scan(KeyRange range, int limit, boolean descending, long snapshot) {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("a scan's limit must be positive: " + limit);
         }
-        int index = chain.indexAtOrBelow(snapshot);
-        if (index < 0) {
-            return VersionedValue.ABSENT;
+        if (snapshot < horizon) {
+            throw new SnapshotTooOldException(snapshot, horizon);
         }
-        Bytes value = chain.valueAt(index);
-        return value == null ? VersionedValue.ABSENT : new VersionedValue(value, chain.versionAt(index));
+        TreeMap<Bytes, VersionChain> sorted = ordered();
+        NavigableMap<Bytes, VersionChain> inRange = range.to() == null
+                ? sorted.tailMap(range.from(), true)
+                : sorted.subMap(range.from(), true, range.to(), false);
+        if (descending) {
+            inRange = inRange.descendingMap();
+        }
+        List<StoreEntry> found = new ArrayList<>(Math.min(limit, 64));
+        for (Map.Entry<Bytes, VersionChain> entry : inRange.entrySet()) {
+            VersionedValue value = entry.getValue().read(snapshot);
+            if (value.isPresent()) {
+                if (found.size() == limit) {
+                    return new ScanResult(found, true);
+                }
+                found.add(new StoreEntry(entry.getKey(), value.value(), value.version()));
+            }
+        }
+        return new ScanResult(found, false);
     }
 
     /**
@@ -93,6 +146,7 @@ public final class MultiVersionStore {
      *
      * @param value the new value, or {@code null} to delete the key
      */
+    @Override
     public void put(Bytes key, @Nullable Bytes value, long version) {
         if (version < newestVersion || version <= horizon) {
             throw new IllegalStateException(
@@ -104,7 +158,14 @@ public final class MultiVersionStore {
             if (value == null) {
                 return; // deleting an absent key leaves nothing to remember
             }
-            chains.put(key, new VersionChain(version, value));
+            VersionChain created = new VersionChain(version, value);
+            chains.put(key, created);
+            if (ordered != null) {
+                unordered.add(Map.entry(key, created));
+                if (unordered.size() == UNORDERED_MAX) {
+                    orderNewKeys(ordered);
+                }
+            }
         } else if (chain.newestVersion() == version) {
             chain.replaceNewest(value);
             if (value == null) {
@@ -118,10 +179,37 @@ public final class MultiVersionStore {
         versionCount++;
     }
 
+    /** The sorted map, up to date: built now if this is the first scan, else with the new keys moved in. */
+    private TreeMap<Bytes, VersionChain> ordered() {
+        TreeMap<Bytes, VersionChain> sorted = ordered;
+        if (sorted == null) {
+            sorted = new TreeMap<>(chains);
+            ordered = sorted;
+        } else {
+            orderNewKeys(sorted);
+        }
+        return sorted;
+    }
+
+    /** Moves the new keys into the sorted map, in key order. */
+    private void orderNewKeys(TreeMap<Bytes, VersionChain> sorted) {
+        if (unordered.isEmpty()) {
+            return;
+        }
+        unordered.sort(Map.Entry.comparingByKey());
+        for (Map.Entry<Bytes, VersionChain> entry : unordered) {
+            if (chains.get(entry.getKey()) == entry.getValue()) {
+                sorted.put(entry.getKey(), entry.getValue());
+            }
+        }
+        unordered.clear();
+    }
+
     /**
      * Raises the horizon to {@code newHorizon} and removes versions no snapshot at or above it can read.
      * Lowering the horizon is ignored.
      */
+    @Override
     public void collectGarbage(long newHorizon) {
         if (newHorizon <= horizon) {
             return;
@@ -142,6 +230,9 @@ public final class MultiVersionStore {
             }
             if (before > 0 && chain.collectBelow(horizon)) {
                 chains.remove(key);
+                if (ordered != null) {
+                    ordered.remove(key, chain); // by identity; a chain still unordered is skipped when ordered
+                }
             }
             versionCount -= before - chain.size();
         }
@@ -149,20 +240,23 @@ public final class MultiVersionStore {
 
     /** Every key with its newest version at {@code snapshot}, for digests and state transfer; sorted by key. */
     public List<Map.Entry<Bytes, VersionedValue>> sortedView(long snapshot) {
+        if (snapshot < horizon) {
+            throw new SnapshotTooOldException(snapshot, horizon);
+        }
         List<Map.Entry<Bytes, VersionedValue>> out = new ArrayList<>(chains.size());
-        for (Map.Entry<Bytes, VersionChain> entry : chains.entrySet()) {
-            VersionedValue value = get(entry.getKey(), snapshot);
+        for (Map.Entry<Bytes, VersionChain> entry : ordered().entrySet()) {
+            VersionedValue value = entry.getValue().read(snapshot);
             if (value.isPresent()) {
                 out.add(Map.entry(entry.getKey(), value));
             }
         }
-        out.sort(Map.Entry.comparingByKey());
         return out;
     }
 
     // ---- state transfer -------------------------------------------------------------------------------------
 
     /** Visits the whole content (horizon, chains, collection queue) in a deterministic order. */
+    @Override
     public void writeTo(ByteWriter out) {
         FrozenStore image = freeze();
         try {
@@ -177,11 +271,12 @@ public final class MultiVersionStore {
     /**
      * An image of the store as it is now, for writing out ({@link FrozenStore#writeNext}) while installs and
      * collection go on. Costs a reference per key and a copy of the collection queue now, and a copy of each chain
-     * collection shortens while the image is open; {@link FrozenStore#release} closes it.
+     * collection shortens while the image is open; {@link FrozenStore#release} closes it. The keys are copied out of
+     * the sorted map in order (its nodes are not kept: a tree removal may move another node's key into a node), or,
+     * while the store was never scanned, out of the hash map, for the image to sort.
      */
+    @Override
     public FrozenStore freeze() {
-        @SuppressWarnings("unchecked")
-        Map.Entry<Bytes, VersionChain>[] entries = chains.entrySet().toArray(new Map.Entry[0]);
         int queued = collectable.size();
         Bytes[] queuedKeys = new Bytes[queued];
         long[] queuedVersions = new long[queued];
@@ -189,7 +284,24 @@ public final class MultiVersionStore {
             queuedKeys[i] = collectable.keyAt(i);
             queuedVersions[i] = collectable.versionAt(i);
         }
-        FrozenStore image = new FrozenStore(this, horizon, newestVersion, entries, queuedKeys, queuedVersions);
+        FrozenStore image;
+        if (ordered != null) {
+            TreeMap<Bytes, VersionChain> sorted = ordered();
+            Bytes[] keys = new Bytes[sorted.size()];
+            VersionChain[] frozenChains = new VersionChain[keys.length];
+            int next = 0;
+            for (Map.Entry<Bytes, VersionChain> entry : sorted.entrySet()) {
+                keys[next] = entry.getKey();
+                frozenChains[next] = entry.getValue();
+                next++;
+            }
+            image = new FrozenStore(this, horizon, newestVersion, keys, frozenChains, queuedKeys, queuedVersions);
+        } else {
+            // Never scanned: the hash map's entries (whose key and chain never change), sorted later by the image.
+            @SuppressWarnings("unchecked")
+            Map.Entry<Bytes, VersionChain>[] entries = chains.entrySet().toArray(new Map.Entry[0]);
+            image = new FrozenStore(this, horizon, newestVersion, entries, queuedKeys, queuedVersions);
+        }
         images.add(image);
         return image;
     }
@@ -224,7 +336,9 @@ public final class MultiVersionStore {
                 store.versionCount++;
             }
             if (chain != null) {
-                store.chains.put(key, chain);
+                if (store.chains.put(key, chain) != null) {
+                    throw new MalformedInputException("store snapshot holds key " + key + " twice");
+                }
             }
         }
         int pending = in.readCount();

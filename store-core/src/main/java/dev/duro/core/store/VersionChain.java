@@ -64,6 +64,16 @@ final class VersionChain {
         values[size - 1] = value;
     }
 
+    /** The newest version at or below {@code snapshot}; absent if it is a deletion or every version is newer. */
+    VersionedValue read(long snapshot) {
+        int index = indexAtOrBelow(snapshot);
+        if (index < 0) {
+            return VersionedValue.ABSENT;
+        }
+        Bytes value = values[index];
+        return value == null ? VersionedValue.ABSENT : new VersionedValue(value, versions[index]);
+    }
+
     /** Index of the newest version {@code <= snapshot}, or -1 if every version is newer. */
     int indexAtOrBelow(long snapshot) {
         // Most reads are at recent snapshots: scan from the newest end, which is usually one step.

@@ -2,6 +2,7 @@ package dev.duro.core.certify;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Write;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,7 +16,9 @@ import javax.annotation.Nullable;
  * {@code (snapshot, PSC]}.
  *
  * <p>Where a rule allows several answers it picks the one the exact index reports: the first conflicting key
- * in readset-then-writeset order, and the newest conflicting transaction's number.
+ * in readset-then-writeset order, then the first range (in the request's order) with a conflict, naming its
+ * smallest key written after the snapshot, and the newest conflicting transaction's number. A scanned range is a
+ * read of every key in it.
  */
 final class NaiveCertifier {
     private final int partition;
@@ -23,7 +26,11 @@ final class NaiveCertifier {
     /** Transaction {@code n} is at index {@code n - 1}. */
     private final List<Certified> certified = new ArrayList<>();
 
-    private record Certified(Set<Bytes> readOrWritten, Set<Bytes> written) {}
+    private record Certified(Set<Bytes> readOrWritten, Set<Bytes> written, List<KeyRange> ranges) {
+        boolean read(Bytes key) {
+            return readOrWritten.contains(key) || ranges.stream().anyMatch(range -> range.contains(key));
+        }
+    }
 
     NaiveCertifier(int partition, int windowTransactions) {
         this.partition = partition;
@@ -36,6 +43,12 @@ final class NaiveCertifier {
 
     @Nullable
     AbortReason certify(long snapshot, List<Bytes> readSet, List<Write> writeSet, boolean global) {
+        return certify(snapshot, readSet, writeSet, List.of(), global);
+    }
+
+    @Nullable
+    AbortReason certify(
+            long snapshot, List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges, boolean global) {
         long counter = pendingSnapshotCounter();
         if (snapshot < counter - windowTransactions) {
             return AbortReason.snapshotTooOld(partition, counter - windowTransactions);
@@ -49,6 +62,20 @@ final class NaiveCertifier {
             long writer = newestAfter(snapshot, key, false);
             if (writer > 0) {
                 return AbortReason.readKeyOverwritten(partition, key, writer, false);
+            }
+        }
+        for (KeyRange range : ranges) {
+            Bytes smallest = null;
+            for (long number = snapshot + 1; number <= counter; number++) {
+                for (Bytes key : certified.get((int) number - 1).written()) {
+                    if (range.contains(key) && (smallest == null || key.compareTo(smallest) < 0)) {
+                        smallest = key;
+                    }
+                }
+            }
+            if (smallest != null) {
+                return AbortReason.readKeyOverwritten(
+                        partition, smallest, newestAfter(snapshot, smallest, false), false);
             }
         }
         if (global) {
@@ -66,8 +93,7 @@ final class NaiveCertifier {
     private long newestAfter(long snapshot, Bytes key, boolean readOrWrite) {
         for (long number = pendingSnapshotCounter(); number > snapshot; number--) {
             Certified transaction = certified.get((int) number - 1);
-            Set<Bytes> keys = readOrWrite ? transaction.readOrWritten() : transaction.written();
-            if (keys.contains(key)) {
+            if (readOrWrite ? transaction.read(key) : transaction.written().contains(key)) {
                 return number;
             }
         }
@@ -75,11 +101,15 @@ final class NaiveCertifier {
     }
 
     long record(List<Bytes> readSet, List<Write> writeSet) {
+        return record(readSet, writeSet, List.of());
+    }
+
+    long record(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges) {
         Set<Bytes> written = new HashSet<>();
         writeSet.forEach(write -> written.add(write.key()));
         Set<Bytes> readOrWritten = new HashSet<>(readSet);
         readOrWritten.addAll(written);
-        certified.add(new Certified(readOrWritten, written));
+        certified.add(new Certified(readOrWritten, written, List.copyOf(ranges)));
         return pendingSnapshotCounter();
     }
 }

@@ -1,6 +1,7 @@
 package dev.duro.core.certify;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Write;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,32 @@ final class RandomTransactions {
             writes.add(Write.put(key, Bytes.utf8("v")));
         }
         return writes;
+    }
+
+    /**
+     * Up to {@code most} scanned ranges over the keys {@code "k<n>"}: the keys with a prefix, from a key to the
+     * end, or between two keys.
+     */
+    List<KeyRange> ranges(int most) {
+        int count = random.nextInt(most + 1);
+        List<KeyRange> ranges = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Bytes from = Bytes.utf8("k" + random.nextInt(keySpace));
+            int roll = random.nextInt(8);
+            if (roll == 0) {
+                ranges.add(new KeyRange(from, null));
+            } else if (roll < 4) {
+                ranges.add(KeyRange.prefix(from));
+            } else {
+                Bytes other = Bytes.utf8("k" + random.nextInt(keySpace));
+                int order = from.compareTo(other);
+                ranges.add(
+                        order == 0
+                                ? KeyRange.prefix(from)
+                                : order < 0 ? new KeyRange(from, other) : new KeyRange(other, from));
+            }
+        }
+        return ranges;
     }
 
     /** Usually inside the window, sometimes just outside it, sometimes above PSC. */

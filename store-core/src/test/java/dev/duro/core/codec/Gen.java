@@ -2,6 +2,7 @@ package dev.duro.core.codec;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
@@ -188,7 +189,22 @@ public final class Gen {
         for (int i = 0; i < participants.size(); i++) {
             snapshots.add(nonNegative());
         }
-        return new CommitRequest(txId(), participants, snapshots, readSet, writeSet);
+        return new CommitRequest(txId(), participants, snapshots, readSet, writeSet, scannedRanges(readSet, writeSet));
+    }
+
+    /** Mostly none (the encoding of point-only requests); otherwise a few ranges within the key limit. */
+    private List<KeyRange> scannedRanges(List<Bytes> readSet, List<Write> writeSet) {
+        int room = limits.transactionKeysMax() - readSet.size() - writeSet.size();
+        List<KeyRange> ranges = new ArrayList<>();
+        if (room <= 0 || !chance(0.3)) {
+            return ranges;
+        }
+        for (int i = Math.min(room, 1 + random.nextInt(4)); i > 0; i--) {
+            Bytes from = key();
+            boolean open = chance(0.2) || from.size() >= limits.keyBytesMax(); // a successor is one byte longer
+            ranges.add(open ? new KeyRange(from, null) : new KeyRange(from, KeyRange.successor(from)));
+        }
+        return ranges;
     }
 
     public AbortRequest abortRequest() {

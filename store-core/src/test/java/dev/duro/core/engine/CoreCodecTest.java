@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.LimitExceededException;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
@@ -114,6 +115,51 @@ class CoreCodecTest {
         CoreCodec.writeTxId(forged, new TxId(1, 2));
         CoreCodec.writePartitions(forged, List.of(0));
         forged.writeVarLong(0).writeVarLong(1_000_000).writeByte(0); // a million read keys in one byte
+        Fuzz.assertMalformed(CoreCodecTest::decodeSmall, forged.toByteArray());
+    }
+
+    @Test
+    void scannedRangesRoundTripAndCountTowardsTheKeyLimit() {
+        List<KeyRange> ranges =
+                List.of(KeyRange.prefix(Bytes.utf8("user/")), new KeyRange(Bytes.utf8("z"), null), KeyRange.ALL);
+        CommitRequest request =
+                new CommitRequest(new TxId(1, 2), List.of(0), List.of(4L), List.of(Bytes.utf8("a")), List.of(), ranges);
+        assertEquals(request, decodeSmall(encode(request)));
+
+        List<KeyRange> tooMany = Collections.nCopies(5, KeyRange.ALL);
+        LimitExceededException keys = limitExceeded(new CommitRequest(
+                new TxId(1, 2), List.of(0), List.of(4L), List.of(Bytes.utf8("a")), List.of(), tooMany));
+        assertEquals(Limits.Limit.TRANSACTION_KEYS, keys.limit());
+        assertEquals(6, keys.actual());
+    }
+
+    /** Logs and engine snapshots written before ranges existed hold only this encoding, and still decode. */
+    @Test
+    void aRequestWithoutRangesIsEncodedAsBeforeRanges() {
+        CommitRequest request = commit(List.of(Bytes.utf8("r")), List.of(Write.put(Bytes.utf8("w"), Bytes.utf8("v"))));
+        ByteWriter old = new ByteWriter();
+        old.writeByte(3); // format 2's commit request, as written before scanned ranges
+        CoreCodec.writeTxId(old, request.tid());
+        CoreCodec.writePartitions(old, request.participants());
+        old.writeVarLong(0);
+        CoreCodec.writeReadSet(old, request.readSet());
+        CoreCodec.writeWriteSet(old, request.writeSet());
+        assertEquals(Bytes.wrap(old.toByteArray()), Bytes.wrap(encode(request)));
+        assertEquals(request, decodeSmall(old.toByteArray()));
+    }
+
+    @Test
+    void aRangeWhoseEndIsNotAboveItsStartIsMalformed() {
+        ByteWriter forged = new ByteWriter();
+        forged.writeByte(7); // a commit request with ranges
+        CoreCodec.writeTxId(forged, new TxId(1, 2));
+        CoreCodec.writePartitions(forged, List.of(0));
+        forged.writeVarLong(0);
+        CoreCodec.writeReadSet(forged, List.of());
+        CoreCodec.writeWriteSet(forged, List.of());
+        forged.writeVarLong(1);
+        forged.writeBytes(Bytes.utf8("b"));
+        forged.writeNullableBytes(Bytes.utf8("a"));
         Fuzz.assertMalformed(CoreCodecTest::decodeSmall, forged.toByteArray());
     }
 

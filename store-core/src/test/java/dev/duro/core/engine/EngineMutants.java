@@ -9,4 +9,10 @@ public final class EngineMutants {
         engine.mutantTreatsForgottenAsNew = true;
         return engine;
     }
+
+    /** The engine certifies and records every transaction as if it had scanned no range. */
+    public static PartitionEngine ignoreScannedRanges(PartitionEngine engine) {
+        engine.mutantIgnoresRanges = true;
+        return engine;
+    }
 }

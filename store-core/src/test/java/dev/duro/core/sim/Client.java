@@ -1,9 +1,12 @@
 package dev.duro.core.sim;
 
+import dev.duro.core.KeyRange;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.Outcome;
+import dev.duro.core.store.ScanResult;
 import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.store.StoreEntry;
 import dev.duro.core.store.VersionedValue;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,6 +141,13 @@ final class Client {
         if (fixed == null) {
             transaction.fixSnapshot(step.partition(), snapshot);
         }
+        if (step.action() == TransactionPlan.Action.SCAN) {
+            if (scan(transaction, step, replica, snapshot)) {
+                nextStep++;
+                context.scheduler().after(context.dice().millis(0, 4), () -> step(transaction));
+            }
+            return;
+        }
         VersionedValue value;
         try {
             value = replica.engine().read(step.key(), snapshot);
@@ -159,6 +169,37 @@ final class Client {
         }
         nextStep++;
         context.scheduler().after(context.dice().millis(0, 4), () -> step(transaction));
+    }
+
+    /**
+     * Scans the step's prefix at the snapshot, all of it or up to a small limit, in either direction, and records the
+     * range observed with what it held.
+     *
+     * @return false if the snapshot was collected (the transaction was restarted or abandoned)
+     */
+    private boolean scan(ClientTransaction transaction, TransactionPlan.Step step, Replica replica, long snapshot) {
+        KeyRange range = KeyRange.prefix(step.key());
+        int limit = context.dice().chance(0.3) ? context.dice().between(1, 3) : 1_000;
+        boolean descending = context.dice().chance(0.5);
+        ScanResult result;
+        try {
+            result = replica.engine().scan(range, limit, descending, snapshot);
+        } catch (SnapshotTooOldException e) {
+            snapshotTooOld(transaction, replica, snapshot);
+            return false;
+        }
+        List<ClientTransaction.ObservedRead> found = new ArrayList<>();
+        for (StoreEntry entry : result.entries()) {
+            found.add(new ClientTransaction.ObservedRead(
+                    entry.key(), step.partition(), snapshot, entry.version(), WrittenValues.writerOf(entry.value())));
+        }
+        KeyRange observed = result.observed(range, descending);
+        transaction.recordScan(new ClientTransaction.ObservedScan(observed, step.partition(), snapshot, found));
+        context.counters().increment("scans");
+        context.trace()
+                .log(() -> Trace.name(transaction.tid()) + " scans " + observed + " at " + replica.name() + " snapshot "
+                        + snapshot + ": " + found.size() + " keys");
+        return true;
     }
 
     /** What a read-only transaction's cut must cover: the client's session, and its ReadIndex if linearizable. */

@@ -1,6 +1,7 @@
 package dev.duro.core.sim;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.CommitRequest;
@@ -22,6 +23,12 @@ final class ClientTransaction {
     /** A read served by a replica. */
     record ObservedRead(Bytes key, int partition, long snapshot, long version, @Nullable TxId writer) {}
 
+    /**
+     * A scan served by a replica: the range it observed (all it asked, or up to the last key when its limit cut
+     * it short) and the keys it found there, as reads.
+     */
+    record ObservedScan(KeyRange range, int partition, long snapshot, List<ObservedRead> found) {}
+
     /** A commit request and the partition whose log it goes to. */
     record Broadcast(int partition, CommitRequest request) {}
 
@@ -29,6 +36,7 @@ final class ClientTransaction {
     private final TransactionPlan plan;
     private final Map<Integer, Long> snapshots = new TreeMap<>();
     private final List<ObservedRead> reads = new ArrayList<>();
+    private final List<ObservedScan> scans = new ArrayList<>();
     private final Map<Bytes, Write> writes = new LinkedHashMap<>();
     private final TreeSet<Integer> sentTo = new TreeSet<>();
     private @Nullable Outcome clientOutcome;
@@ -112,6 +120,14 @@ final class ClientTransaction {
         return reads;
     }
 
+    void recordScan(ObservedScan scan) {
+        scans.add(scan);
+    }
+
+    List<ObservedScan> scans() {
+        return scans;
+    }
+
     void buffer(Write write) {
         writes.put(write.key(), write);
     }
@@ -124,6 +140,7 @@ final class ClientTransaction {
     void restartReads() {
         snapshots.clear();
         reads.clear();
+        scans.clear();
         readOnlyRestarts++;
     }
 
@@ -156,7 +173,14 @@ final class ClientTransaction {
             for (int participant : participants) {
                 vector.add(snapshots.get(participant));
             }
-            requests.add(new Broadcast(partition, new CommitRequest(tid, participants, vector, readSet, writeSet)));
+            List<KeyRange> ranges = new ArrayList<>();
+            for (ObservedScan scan : scans) {
+                if (scan.partition() == partition) {
+                    ranges.add(scan.range());
+                }
+            }
+            requests.add(
+                    new Broadcast(partition, new CommitRequest(tid, participants, vector, readSet, writeSet, ranges)));
         }
         return requests;
     }
@@ -224,6 +248,13 @@ final class ClientTransaction {
                 + " reads="
                 + reads.stream()
                         .map(read -> read.key() + "@" + read.version() + "(by " + read.writer() + ")")
+                        .toList()
+                + " scans="
+                + scans.stream()
+                        .map(scan -> scan.range() + "@" + scan.snapshot() + ":"
+                                + scan.found().stream()
+                                        .map(read -> read.key() + "@" + read.version())
+                                        .toList())
                         .toList()
                 + " writes="
                 + writes.values().stream()

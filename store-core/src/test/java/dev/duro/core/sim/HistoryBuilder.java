@@ -20,7 +20,8 @@ final class HistoryBuilder {
         for (ClientTransaction transaction : transactions) {
             if (transaction.plan().declaredReadOnly()) {
                 if (transaction.completedReadOnly()) {
-                    history.add(new TransactionRecord(transaction.tid(), reads(transaction), List.of()));
+                    history.add(new TransactionRecord(
+                            transaction.tid(), reads(transaction), List.of(), scans(transaction)));
                 }
                 continue;
             }
@@ -31,7 +32,7 @@ final class HistoryBuilder {
                     long version = outcome.versionAt(keys.partitionOf(write.key()));
                     writes.add(new TransactionRecord.Write(write.key().toUtf8(), version, write.isDelete()));
                 }
-                history.add(new TransactionRecord(transaction.tid(), reads(transaction), writes));
+                history.add(new TransactionRecord(transaction.tid(), reads(transaction), writes, scans(transaction)));
             }
         }
         return history;
@@ -43,6 +44,19 @@ final class HistoryBuilder {
             reads.add(new TransactionRecord.Read(read.key().toUtf8(), read.version(), read.writer(), read.snapshot()));
         }
         return reads;
+    }
+
+    private static List<TransactionRecord.Scan> scans(ClientTransaction transaction) {
+        List<TransactionRecord.Scan> scans = new ArrayList<>();
+        for (ClientTransaction.ObservedScan scan : transaction.scans()) {
+            List<TransactionRecord.Read> found = new ArrayList<>();
+            for (ClientTransaction.ObservedRead read : scan.found()) {
+                found.add(new TransactionRecord.Read(
+                        read.key().toUtf8(), read.version(), read.writer(), read.snapshot()));
+            }
+            scans.add(new TransactionRecord.Scan(scan.range(), scan.snapshot(), found));
+        }
+        return scans;
     }
 
     /** The outcome the first participant's first replica holds (the checks confirm all others agree). */

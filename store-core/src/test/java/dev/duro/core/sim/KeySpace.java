@@ -36,6 +36,22 @@ final class KeySpace {
         return dice.pick(hotKey ? hot.get(partition) : cold.get(partition));
     }
 
+    /**
+     * A prefix of one partition's keys for a scan: its hot keys, its cold keys with a given first digit, or all of
+     * its keys. Every key with the prefix belongs to the partition.
+     */
+    Bytes scanPrefix(int partition, Dice dice) {
+        int roll = dice.between(0, 3);
+        String prefix = "p" + partition + "/";
+        if (roll <= 1) {
+            return Bytes.utf8(prefix + "hot");
+        }
+        if (roll == 2) {
+            return Bytes.utf8(prefix + "cold" + dice.between(0, 9));
+        }
+        return Bytes.utf8(prefix);
+    }
+
     int partitionOf(Bytes key) {
         Integer partition = partitionOf.get(key);
         if (partition == null) {

@@ -48,6 +48,16 @@ class MutantTest {
         assertCaught(Mutation.CERTIFY_FORGOTTEN, Violation.Kind.DIVERGENCE, Violation.Kind.ATOMICITY);
     }
 
+    /**
+     * Engines that certify as if nothing had been scanned let a transaction commit although a key was inserted into
+     * (or deleted from, or changed in) a range it scanned since its snapshot: phantoms, which the checker sees as
+     * anti-dependency cycles through the absent keys a scan read.
+     */
+    @Test
+    void catchesCertificationThatIgnoresScannedRanges() {
+        assertCaught(Mutation.IGNORE_RANGES);
+    }
+
     private static void assertCaught(Mutation mutation) {
         assertCaught(mutation, Violation.Kind.SERIALIZABILITY);
     }

@@ -22,7 +22,9 @@ enum Mutation {
      * Engines treat an id they no longer retain as new (docs/window-safety.md): a late repeat is certified again and
      * a late abort request tombstones it. Only runs with tiny windows forget anything.
      */
-    CERTIFY_FORGOTTEN;
+    CERTIFY_FORGOTTEN,
+    /** Engines certify as if no transaction had scanned a range: inserts and deletes inside a scan (phantoms) commit. */
+    IGNORE_RANGES;
 
     static Mutation parse(String text) {
         if (text == null || text.isEmpty() || text.equals("false")) {

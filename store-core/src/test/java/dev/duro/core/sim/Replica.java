@@ -43,7 +43,11 @@ final class Replica {
     }
 
     private PartitionEngine mutate(PartitionEngine fresh) {
-        return mutation == Mutation.CERTIFY_FORGOTTEN ? EngineMutants.treatForgottenAsNew(fresh) : fresh;
+        return switch (mutation) {
+            case CERTIFY_FORGOTTEN -> EngineMutants.treatForgottenAsNew(fresh);
+            case IGNORE_RANGES -> EngineMutants.ignoreScannedRanges(fresh);
+            default -> fresh;
+        };
     }
 
     String name() {

@@ -1,5 +1,6 @@
 package dev.duro.core.sim;
 
+import dev.duro.core.Bytes;
 import dev.duro.core.TxId;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,6 +21,11 @@ import java.util.TreeMap;
  *   <li><b>wr</b>: the writer of a version precedes every transaction that read that version;
  *   <li><b>rw</b>: a transaction that read a version precedes the writer of the next version (anti-dependency).
  * </ul>
+ *
+ * <p>A scan of a range is a read of every key in it: of the keys it found, at the versions it found, and of every
+ * other key of the range that some committed transaction wrote, as absent at the scan's snapshot. So an insert into
+ * a scanned range after the scan's snapshot is an rw edge from the scanner to the inserter, and phantoms show up as
+ * cycles through such edges; a scan that missed a key its snapshot holds breaks the read rule.
  *
  * <p>The history is serializable iff this graph is acyclic. Reads that cannot be attributed to a committed
  * write (a version nobody committed, or a value naming a different writer) are reported as anomalies too,
@@ -95,8 +101,31 @@ final class SerializabilityChecker {
             for (TransactionRecord.Read read : reader.reads()) {
                 addReadEdges(reader.tid(), read, versionsByKey, graph, anomalies);
             }
+            for (TransactionRecord.Scan scan : reader.scans()) {
+                for (TransactionRecord.Read read : readsOfScan(reader.tid(), scan, versionsByKey.keySet(), anomalies)) {
+                    addReadEdges(reader.tid(), read, versionsByKey, graph, anomalies);
+                }
+            }
         }
         return new Result(anomalies, graph.findCycle());
+    }
+
+    /** The scan as point reads: what it found, and every other written key of its range as absent. */
+    private static List<TransactionRecord.Read> readsOfScan(
+            TxId reader, TransactionRecord.Scan scan, java.util.Set<String> writtenKeys, List<String> anomalies) {
+        Map<String, TransactionRecord.Read> reads = new TreeMap<>();
+        for (TransactionRecord.Read found : scan.found()) {
+            if (!scan.range().contains(Bytes.utf8(found.key()))) {
+                anomalies.add(reader + "'s scan of " + scan.range() + " returned " + found.key() + ", outside it");
+            }
+            reads.put(found.key(), found);
+        }
+        for (String key : writtenKeys) {
+            if (scan.range().contains(Bytes.utf8(key))) {
+                reads.putIfAbsent(key, new TransactionRecord.Read(key, 0, null, scan.snapshot()));
+            }
+        }
+        return new ArrayList<>(reads.values());
     }
 
     /** One installed version of a key. */

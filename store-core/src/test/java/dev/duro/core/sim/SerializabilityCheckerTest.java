@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.TxId;
 import java.util.List;
 import java.util.Set;
@@ -25,6 +27,57 @@ class SerializabilityCheckerTest {
 
     private static TransactionRecord.Write write(String key, long version) {
         return new TransactionRecord.Write(key, version);
+    }
+
+    private static TransactionRecord.Scan scan(String prefix, long snapshot, TransactionRecord.Read... found) {
+        return new TransactionRecord.Scan(KeyRange.prefix(Bytes.utf8(prefix)), snapshot, List.of(found));
+    }
+
+    /**
+     * Write skew through predicates: each counts the doctors on call (finds one) and inserts another, both from the
+     * same snapshot. No key is read and written by both, yet the inserts are phantoms of each other's scan.
+     */
+    @Test
+    void detectsPhantomsAsAnAntiDependencyCycleThroughAbsentKeys() {
+        TransactionRecord seed = new TransactionRecord(T3, List.of(), List.of(write("oncall/alice", 1)));
+        TransactionRecord bob = new TransactionRecord(
+                T1,
+                List.of(),
+                List.of(write("oncall/bob", 2)),
+                List.of(scan("oncall/", 1, new TransactionRecord.Read("oncall/alice", 1, T3, 1))));
+        TransactionRecord carol = new TransactionRecord(
+                T2,
+                List.of(),
+                List.of(write("oncall/carol", 3)),
+                List.of(scan("oncall/", 1, new TransactionRecord.Read("oncall/alice", 1, T3, 1))));
+
+        SerializabilityChecker.Result result = SerializabilityChecker.check(List.of(seed, bob, carol));
+
+        assertFalse(result.serializable());
+        assertEquals(Set.of(T1, T2), Set.copyOf(result.cycleTransactions()), result::describe);
+        assertTrue(result.describe().contains("rw(oncall/bob)"), result::describe);
+        // Had carol scanned after bob's insert and seen it, the history would be serial.
+        TransactionRecord later = new TransactionRecord(
+                T2,
+                List.of(),
+                List.of(write("oncall/carol", 3)),
+                List.of(scan(
+                        "oncall/",
+                        2,
+                        new TransactionRecord.Read("oncall/alice", 1, T3, 2),
+                        new TransactionRecord.Read("oncall/bob", 2, T1, 2))));
+        assertTrue(SerializabilityChecker.check(List.of(seed, bob, later)).serializable());
+    }
+
+    @Test
+    void aScanThatMissedAKeyItsSnapshotHoldsIsAnAnomaly() {
+        TransactionRecord writer = new TransactionRecord(T1, List.of(), List.of(write("user/a", 1)));
+        TransactionRecord scanner = new TransactionRecord(T2, List.of(), List.of(), List.of(scan("user/", 1)));
+
+        SerializabilityChecker.Result result = SerializabilityChecker.check(List.of(writer, scanner));
+
+        assertFalse(result.serializable());
+        assertTrue(result.anomalies().get(0).contains("user/a"), result::describe);
     }
 
     @Test

@@ -20,9 +20,15 @@ record TransactionPlan(Kind kind, List<Step> steps) {
         /** Read the key, then buffer a new value for it (ws ⊆ rs). */
         WRITE,
         /** Read the key, then buffer its deletion. */
-        DELETE
+        DELETE,
+        /**
+         * Scan the keys that start with the step's key (a prefix of one partition's keys), all or up to a small
+         * limit, ascending or descending: a read of every key in the range it observed, absent ones included.
+         */
+        SCAN
     }
 
+    /** One read, write, delete or scan; for a scan, {@code key} is the prefix. */
     record Step(Bytes key, int partition, Action action) {}
 
     TransactionPlan {

@@ -1,5 +1,6 @@
 package dev.duro.core.sim;
 
+import dev.duro.core.KeyRange;
 import dev.duro.core.TxId;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -9,10 +10,25 @@ import javax.annotation.Nullable;
  * version of each key it installed. Versions are commit numbers at the key's partition (0 is the initial,
  * never-written state), so for one key they are totally ordered.
  */
-record TransactionRecord(TxId tid, List<Read> reads, List<Write> writes) {
+record TransactionRecord(TxId tid, List<Read> reads, List<Write> writes, List<Scan> scans) {
     TransactionRecord {
         reads = List.copyOf(reads);
         writes = List.copyOf(writes);
+        scans = List.copyOf(scans);
+    }
+
+    TransactionRecord(TxId tid, List<Read> reads, List<Write> writes) {
+        this(tid, reads, writes, List.of());
+    }
+
+    /**
+     * A scan of {@code range} at {@code snapshot} that found the keys of {@code found}: a read of every key in the
+     * range, so the checker reads every other key of the range that any committed transaction wrote as absent there.
+     */
+    record Scan(KeyRange range, long snapshot, List<Read> found) {
+        Scan {
+            found = List.copyOf(found);
+        }
     }
 
     /**

@@ -9,12 +9,17 @@ import javax.annotation.Nullable;
 
 /**
  * Draws the transactions of a run, up to its budget: local and global (2–4 partitions) updates and declared
- * read-only transactions, over hot and cold keys, in the proportions of the run's configuration.
+ * read-only transactions, over hot and cold keys, in the proportions of the run's configuration. Any of them may
+ * also scan a prefix of a partition's keys (a predicate read: "the hot keys", "every key here"), while others
+ * insert and delete keys inside it.
  */
 final class Workload {
     private final SimulationConfig config;
     private final KeySpace keys;
     private final Dice dice;
+    /** Per partition of a transaction, the chance it also scans a prefix there (docs/ranges.md). */
+    private static final double SCAN_SHARE = 0.3;
+
     private int remaining;
 
     Workload(SimulationConfig config, KeySpace keys, Dice dice) {
@@ -73,8 +78,14 @@ final class Workload {
                 }
             }
         }
+        for (int partition : partitions.subList(0, spread)) {
+            if (dice.chance(SCAN_SHARE)) {
+                steps.add(new TransactionPlan.Step(
+                        keys.scanPrefix(partition, dice), partition, TransactionPlan.Action.SCAN));
+            }
+        }
         if (writes && !wroteSomewhere) {
-            TransactionPlan.Step first = steps.get(0);
+            TransactionPlan.Step first = steps.get(0); // a key step: scans were added after them
             steps.set(0, new TransactionPlan.Step(first.key(), first.partition(), TransactionPlan.Action.WRITE));
         }
         dice.shuffle(steps);

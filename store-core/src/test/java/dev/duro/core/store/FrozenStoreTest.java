@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.SeededRuns;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
@@ -26,10 +27,15 @@ class FrozenStoreTest {
             int keySpace = 2 + random.nextInt(40);
             long[] clock = {0, 0}; // version, horizon
             int before = random.nextInt(400);
+            boolean scanned = random.nextBoolean(); // the live store keeps a sorted map from its first scan on
             for (int i = 0; i < before; i++) {
                 step(random, keySpace, clock, live, twin);
+                if (scanned && i == before / 2) {
+                    live.scan(KeyRange.ALL, 1, false, live.horizon());
+                }
             }
             byte[] expected = bytesOf(twin);
+            MultiVersionStore atFreeze = MultiVersionStore.readFrom(new ByteReader(expected));
             FrozenStore image = live.freeze();
             assertTrue(live.isFrozen());
             ByteWriter out = new ByteWriter();
@@ -39,6 +45,7 @@ class FrozenStoreTest {
                 for (int i = 0; i < steps; i++) {
                     step(random, keySpace, clock, live, twin);
                 }
+                assertImageReadsAsTheStoreAtTheFreeze(random, keySpace, image, atFreeze);
                 more = image.writeNext(
                         out, 1 + random.nextInt(5), random.nextBoolean() ? Long.MAX_VALUE : 1 + random.nextInt(200));
             }
@@ -99,6 +106,17 @@ class FrozenStoreTest {
         image.release();
         assertEquals(4, parts, "three items per part: 3 + 3 + 3 + 1");
         assertArrayEquals(bytesOf(store), out.toByteArray());
+    }
+
+    private static void assertImageReadsAsTheStoreAtTheFreeze(
+            Random random, int keySpace, FrozenStore image, MultiVersionStore atFreeze) {
+        long snapshot = image.horizon() + random.nextInt((int) (image.newestVersion() - image.horizon()) + 1);
+        KeyRange range = MultiVersionStoreAgainstNaiveTest.range(random, keySpace);
+        int limit = 1 + random.nextInt(keySpace + 1);
+        boolean descending = random.nextBoolean();
+        assertEquals(atFreeze.scan(range, limit, descending, snapshot), image.scan(range, limit, descending, snapshot));
+        Bytes key = Bytes.utf8("k" + random.nextInt(keySpace));
+        assertEquals(atFreeze.get(key, snapshot), image.get(key, snapshot));
     }
 
     /** One install or collection, the same at both stores. */

@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.SeededRuns;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The store answers every read at or above its horizon as a map of full version histories does. */
+/** The store answers every read and scan at or above its horizon as a map of full version histories does. */
 class MultiVersionStoreAgainstNaiveTest {
     @Test
     void readsAtOrAboveTheHorizonMatchTheFullHistory() {
@@ -42,6 +43,14 @@ class MultiVersionStoreAgainstNaiveTest {
                 assertVersionsBounded(naive, store, horizon);
             } else if (roll == 5 && random.nextInt(10) == 0) {
                 store = roundTrip(store);
+            } else if (roll >= 8) {
+                KeyRange range = range(random, keySpace);
+                int limit = 1 + random.nextInt(keySpace + 2);
+                boolean descending = random.nextBoolean();
+                long snapshot = horizon + random.nextInt((int) (version - horizon) + 3);
+                ScanResult expected = naive.scan(range, limit, descending, snapshot);
+                assertEquals(
+                        expected, store.scan(range, limit, descending, snapshot), "scan " + range + " at " + snapshot);
             } else {
                 Bytes key = key(random, keySpace);
                 long snapshot = horizon + random.nextInt((int) (version - horizon) + 3);
@@ -64,6 +73,19 @@ class MultiVersionStoreAgainstNaiveTest {
         long held = store.versionCount();
         assertTrue(held >= naive.versionsNeededLeast(horizon), "lost versions: " + held);
         assertTrue(held <= naive.versionsNeededMost(horizon), "kept collectable versions: " + held);
+    }
+
+    /** A range over the test's keys ("k0" .. "kN"), sometimes a prefix, sometimes open-ended. */
+    static KeyRange range(Random random, int keySpace) {
+        return switch (random.nextInt(4)) {
+            case 0 -> KeyRange.prefix(Bytes.utf8("k" + random.nextInt(Math.min(10, keySpace))));
+            case 1 -> new KeyRange(Bytes.utf8("k" + random.nextInt(keySpace)), null);
+            default -> {
+                Bytes from = Bytes.utf8("k" + random.nextInt(keySpace));
+                Bytes to = Bytes.utf8("k" + random.nextInt(keySpace) + "~");
+                yield from.compareTo(to) < 0 ? new KeyRange(from, to) : new KeyRange(to, KeyRange.successor(from));
+            }
+        };
     }
 
     private static Bytes key(Random random, int keySpace) {

@@ -1,7 +1,10 @@
 package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -24,6 +27,23 @@ final class NaiveVersionHistory {
             return VersionedValue.ABSENT;
         }
         return new VersionedValue(newest.getValue().get(), newest.getKey());
+    }
+
+    /** Every key's read at {@code snapshot}, filtered to the range, sorted, cut at the limit. */
+    ScanResult scan(KeyRange range, int limit, boolean descending, long snapshot) {
+        List<Bytes> keys = new ArrayList<>(history.keySet());
+        keys.sort(descending ? java.util.Comparator.reverseOrder() : java.util.Comparator.naturalOrder());
+        List<StoreEntry> found = new ArrayList<>();
+        for (Bytes key : keys) {
+            VersionedValue value = get(key, snapshot);
+            if (range.contains(key) && value.isPresent()) {
+                if (found.size() == limit) {
+                    return new ScanResult(found, true);
+                }
+                found.add(new StoreEntry(key, value.value(), value.version()));
+            }
+        }
+        return new ScanResult(found, false);
     }
 
     /**
