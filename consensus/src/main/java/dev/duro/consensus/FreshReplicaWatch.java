@@ -144,7 +144,7 @@ final class FreshReplicaWatch implements Closeable {
     /** The bytes of the snapshot being fetched from the leader so far ({@link PartitionStateMachine}). */
     private static long snapshotBytesArrived(RaftServer.Division division) {
         File folder = division.getRaftStorage().getStorageDir().getStateMachineDir();
-        return sizeOrZero(folder.toPath().resolve(PartitionStateMachine.FETCHING_FILE));
+        return sizeOrZero(folder.toPath().resolve(SnapshotFolder.FETCHING_FILE));
     }
 
     private static long sizeOrZero(Path file) {

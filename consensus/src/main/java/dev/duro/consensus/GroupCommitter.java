@@ -13,9 +13,9 @@ import org.apache.ratis.protocol.Message;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
 /**
- * Group commit into one partition's log: at most one proposal in flight from this node to the partition;
- * commands submitted meanwhile accumulate and go out together as the next log entry, bounded by count and
- * bytes. A single client sees one round trip; many clients share entries, so throughput is entries per second
+ * Group commit into one partition's log: at most {@code raft.proposals-in-flight-max} proposals in flight from
+ * this node to the partition; commands submitted meanwhile accumulate and go out together as the next log entry,
+ * bounded by count and bytes. A single client sees one round trip; many clients share entries, so throughput is entries per second
  * times commands per entry.
  *
  * <p>Commands other than commit requests (decisions, abort requests, cuts) go first: {@link ProposalQueue}.

@@ -16,13 +16,7 @@ import dev.duro.core.store.VersionedValue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -34,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
-import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.Message;
@@ -43,7 +36,6 @@ import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
-import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
@@ -52,7 +44,6 @@ import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.LifeCycle;
-import org.apache.ratis.util.MD5FileUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,15 +77,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class PartitionStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionStateMachine.class);
-    /** The file, in the state machine's folder, that a snapshot fetched from the leader is copied into. */
-    static final String FETCHING_FILE = "snapshot.fetching";
-
     private final int partition;
     private final EngineSettings settings;
     private final EngineStateCodec stateCodec;
     private final CommandBatches batches;
     private final EffectHandler effects;
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private final SnapshotFolder folder;
     private final Object lock = new Object();
     private final SnapshotWriter snapshots;
     private final SnapshotFetcher fetcher;
@@ -124,6 +113,12 @@ public final class PartitionStateMachine extends BaseStateMachine {
     /** How often Ratis told this replica of a new leader (metrics). */
     private final AtomicLong leaderChanges = new AtomicLong();
 
+    /**
+     * Whether a snapshot this replica fetched has been handed to Ratis and not yet loaded ({@link #reinitialize}
+     * clears it). While it is set, another fetch is refused: see {@link #notifyInstallSnapshotFromLeader}.
+     */
+    private volatile boolean fetchedNotLoaded;
+
     /** Whether this replica is the Raft leader, as last notified; written under {@link #lock}. */
     private volatile boolean leader;
     /** See the class documentation; written under {@link #lock}, read by the frontier publisher without it. */
@@ -140,6 +135,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
         this.batches = new CommandBatches(limits);
         this.effects = effects;
         this.engine = new PartitionEngine(partition, settings);
+        this.folder = new SnapshotFolder(partition, storage);
         this.latestFrontier = engine.frontier();
         this.snapshots = new SnapshotWriter(
                 partition,
@@ -208,6 +204,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
             }
             snapshots.resume();
         } finally {
+            fetchedNotLoaded = false;
             context.close();
         }
     }
@@ -225,6 +222,12 @@ public final class PartitionStateMachine extends BaseStateMachine {
      * {@linkplain #reinitialize reloads} it from that snapshot, and the leader sends the log after it. On failure
      * (the leader moved, its snapshot was replaced, the connection broke) Ratis asks again with the leader's next
      * message.
+     *
+     * <p>While a snapshot fetched before is still being loaded, the request is refused and the leader asks again
+     * later. Ratis asks as soon as it has requested the reload, and a second answer while the first reload runs is
+     * lost: its reload request is overwritten when the first one ends, yet the log already starts after the second
+     * snapshot, so the replica stays at the first one's index and never applies another entry (seen with snapshots
+     * of 65 MB taking 3.5 s to load, docs/replication.md).
      */
     @Override
     public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto role, TermIndex firstInLog) {
@@ -232,10 +235,17 @@ public final class PartitionStateMachine extends BaseStateMachine {
                         role.getFollowerInfo().getLeaderInfo().getId().getId())
                 .toString();
         long indexMin = Math.max(0, firstInLog.getIndex() - 1);
+        if (fetchedNotLoaded) {
+            return CompletableFuture.failedFuture(new IOException("partition " + partition
+                    + ": a snapshot fetched before is still being loaded; not fetching one at or after index "
+                    + indexMin + " from " + leaderNode + " until it is"));
+        }
         return CompletableFuture.supplyAsync(
                 () -> {
                     try {
-                        return fetchSnapshot(leaderNode, indexMin);
+                        TermIndex fetched = fetchSnapshot(leaderNode, indexMin);
+                        fetchedNotLoaded = true; // before Ratis can learn of it and ask for the reload
+                        return fetched;
                     } catch (IOException e) {
                         LOG.warn(
                                 "partition {}: fetching a snapshot at or after index {} from {} failed: {}",
@@ -251,22 +261,10 @@ public final class PartitionStateMachine extends BaseStateMachine {
 
     private TermIndex fetchSnapshot(String node, long indexMin) throws IOException {
         long startNanos = System.nanoTime();
-        Path directory = storage.getSnapshotFile(0, 0).toPath().getParent();
-        Path temporary = directory.resolve(FETCHING_FILE);
         LOG.info(
                 "partition {}: behind {}'s log; fetching its snapshot at or after index {}", partition, node, indexMin);
-        SnapshotFile fetched = fetcher.fetch(node, partition, indexMin, temporary);
-        if (fetched.index() < indexMin) {
-            Files.deleteIfExists(temporary);
-            throw new IOException("the snapshot fetched ends at index " + fetched.index() + ", before " + indexMin);
-        }
-        // As a written snapshot: durable with its digest before its name appears (SnapshotWriter).
-        Path target = storage.getSnapshotFile(fetched.term(), fetched.index()).toPath();
-        MD5FileUtil.saveMD5File(target.toFile(), MD5Hash.newInstance(fetched.md5()));
-        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        try (FileChannel folder = FileChannel.open(directory, StandardOpenOption.READ)) {
-            folder.force(true);
-        }
+        SnapshotFile fetched = fetcher.fetch(node, partition, indexMin, folder.fetchingFile());
+        TermIndex installed = folder.install(fetched, indexMin);
         LOG.info(
                 "partition {}: fetched {}'s snapshot at (t:{}, i:{}): {} bytes in {} ms",
                 partition,
@@ -275,25 +273,12 @@ public final class PartitionStateMachine extends BaseStateMachine {
                 fetched.index(),
                 fetched.bytes(),
                 (System.nanoTime() - startNanos) / 1_000_000);
-        return TermIndex.valueOf(fetched.term(), fetched.index());
+        return installed;
     }
 
     /** The newest complete snapshot of this replica, for a peer that fetches it. */
     public Optional<SnapshotFile> latestSnapshot() {
-        SingleFileSnapshotInfo latest = storage.getLatestSnapshot();
-        if (latest == null) {
-            return Optional.empty();
-        }
-        FileInfo file = latest.getFile();
-        MD5Hash digest = file.getFileDigest();
-        if (digest == null) {
-            return Optional.empty();
-        }
-        ByteBuffer md5 = digest.getDigest();
-        byte[] md5Bytes = new byte[md5.remaining()];
-        md5.get(md5Bytes);
-        return Optional.of(
-                new SnapshotFile(file.getPath(), latest.getTerm(), latest.getIndex(), file.getFileSize(), md5Bytes));
+        return folder.newest();
     }
 
     @Override
@@ -311,8 +296,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
         }
         long startNanos = System.nanoTime();
         Path file = snapshot.getFile().getPath();
-        byte[] state = Files.readAllBytes(file);
-        checkDigest(snapshot, file, state);
+        byte[] state = folder.readVerified(snapshot);
         PartitionEngine restored;
         try {
             restored = stateCodec.read(state, partition, settings);
@@ -335,28 +319,6 @@ public final class PartitionStateMachine extends BaseStateMachine {
                 state.length,
                 (System.nanoTime() - startNanos) / 1_000_000,
                 source);
-    }
-
-    /**
-     * Refuses a snapshot whose bytes no longer match the MD5 digest written beside it: a damaged file can still
-     * decode into a valid state, and a replica restored from it would hold values no peer has. Restoring nothing
-     * is safe; the operator removes the replica's data and it catches up from its peers (docs/replication.md).
-     */
-    private void checkDigest(SingleFileSnapshotInfo snapshot, Path file, byte[] state) throws IOException {
-        MD5Hash expected = snapshot.getFile().getFileDigest();
-        if (expected == null) {
-            throw new IOException("partition " + partition + " snapshot " + file + " has no MD5 digest beside it");
-        }
-        MD5Hash actual;
-        try {
-            actual = MD5Hash.newInstance(MessageDigest.getInstance("MD5").digest(state));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has MD5", e);
-        }
-        if (!actual.equals(expected)) {
-            throw new IOException("partition " + partition + " snapshot " + file + " is damaged: its MD5 is " + actual
-                    + ", the digest written with it " + expected);
-        }
     }
 
     /**

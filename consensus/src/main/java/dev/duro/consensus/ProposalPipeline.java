@@ -74,24 +74,44 @@ final class ProposalPipeline {
     }
 
     private void sendNext() {
-        List<Queued> batch;
-        synchronized (this) {
-            if (inFlight >= inFlightMax || queue.isEmpty()) {
-                return;
+        // A loop, not a recursion: a proposer that throws fails its entry and frees its slot for the next one.
+        while (true) {
+            List<Queued> batch;
+            synchronized (this) {
+                if (inFlight >= inFlightMax || queue.isEmpty()) {
+                    return;
+                }
+                batch = queue.nextBatch();
+                inFlight++;
+                entriesSent++;
+                commandsSent += batch.size();
             }
-            batch = queue.nextBatch();
-            inFlight++;
-            entriesSent++;
-            commandsSent += batch.size();
+            List<byte[]> encoded = new ArrayList<>(batch.size());
+            for (Queued queued : batch) {
+                encoded.add(queued.encoded());
+            }
+            try {
+                proposer.propose(encoded, error -> finished(batch, error));
+                return;
+            } catch (RuntimeException e) {
+                // Never answered now: without this, its slot stayed taken and the partition's queue stalled.
+                complete(batch, e);
+                synchronized (this) {
+                    inFlight--;
+                }
+            }
         }
-        List<byte[]> encoded = new ArrayList<>(batch.size());
-        for (Queued queued : batch) {
-            encoded.add(queued.encoded());
-        }
-        proposer.propose(encoded, error -> finished(batch, error));
     }
 
     private void finished(List<Queued> batch, @Nullable Throwable error) {
+        complete(batch, error);
+        synchronized (this) {
+            inFlight--;
+        }
+        sendNext();
+    }
+
+    private static void complete(List<Queued> batch, @Nullable Throwable error) {
         for (Queued queued : batch) {
             if (error == null) {
                 queued.appended().complete(null);
@@ -99,10 +119,6 @@ final class ProposalPipeline {
                 queued.appended().completeExceptionally(error);
             }
         }
-        synchronized (this) {
-            inFlight--;
-        }
-        sendNext();
     }
 
     synchronized long entriesSent() {

@@ -48,13 +48,15 @@ final class ProposalQueue<T extends ProposalQueue.Sized> {
     }
 
     /**
-     * Queues {@code item} at the end of its lane.
+     * Queues {@code item} at the end of its lane. An empty lane takes any one item, however large: the client
+     * limits and {@code server.frame-bytes-max} bound a command, and refusing one larger than the whole bound would
+     * refuse it forever (the client would retry it as overloaded, at every node, until it gave up).
      *
-     * @throws OverloadedException if its lane already holds {@code raft.queued-bytes-max}
+     * @throws OverloadedException if its lane already holds items and would go past {@code raft.queued-bytes-max}
      */
     void add(T item, boolean isUrgent) {
         long waiting = isUrgent ? urgentBytes : commitBytes;
-        if (waiting + item.bytes() > queuedBytesMax) {
+        if (waiting > 0 && waiting + item.bytes() > queuedBytesMax) {
             throw new OverloadedException("partition " + partition + " has " + waiting + " bytes of "
                     + (isUrgent ? "decisions and cuts" : "commit requests") + " queued for its log"
                     + " (raft.queued-bytes-max " + queuedBytesMax + ")");

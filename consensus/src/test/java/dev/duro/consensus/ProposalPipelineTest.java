@@ -45,8 +45,8 @@ class ProposalPipelineTest {
 
     private final List<Entry> proposed = new ArrayList<>();
 
-    private ProposalPipeline pipeline(int proposalsInFlightMax) {
-        ConsensusSettings settings = new ConsensusSettings(
+    private static ConsensusSettings settings(int proposalsInFlightMax) {
+        return new ConsensusSettings(
                 Path.of("raft"),
                 "127.0.0.1",
                 0,
@@ -57,7 +57,10 @@ class ProposalPipelineTest {
                 QUEUED_BYTES_MAX,
                 proposalsInFlightMax,
                 Duration.ofSeconds(3));
-        return new ProposalPipeline(7, settings, (encoded, answer) -> {
+    }
+
+    private ProposalPipeline pipeline(int proposalsInFlightMax) {
+        return new ProposalPipeline(7, settings(proposalsInFlightMax), (encoded, answer) -> {
             synchronized (proposed) {
                 proposed.add(new Entry(
                         encoded.stream().map(ProposalPipelineTest::nameOf).toList(), answer));
@@ -166,14 +169,19 @@ class ProposalPipelineTest {
     }
 
     @Test
-    void aCommandLargerThanTheWholeQueueIsRefusedEvenWhenNothingWaits() {
+    void aCommandLargerThanTheWholeQueueIsTakenWhenItsLaneIsEmptyAndRefusedBehindOthers() {
         ProposalPipeline pipeline = pipeline(1);
+        CompletableFuture<Void> giant = pipeline.submit(command("giant", (int) QUEUED_BYTES_MAX + 1), false);
+        assertEquals(List.of(List.of("giant")), entries(), "alone, it goes out at once: refused, it would be forever");
 
+        pipeline.submit(command("next"), false); // waits behind the giant's entry
         OverloadedException refused = assertThrows(
-                OverloadedException.class, () -> pipeline.submit(command("giant", (int) QUEUED_BYTES_MAX + 1), false));
-
+                OverloadedException.class, () -> pipeline.submit(command("giant2", (int) QUEUED_BYTES_MAX + 1), false));
         assertTrue(refused.getMessage().contains("raft.queued-bytes-max " + QUEUED_BYTES_MAX), refused.getMessage());
-        assertEquals(List.of(), entries(), "nothing was proposed");
+
+        entry(0).commit();
+        assertTrue(giant.isDone() && !giant.isCompletedExceptionally());
+        assertEquals(List.of("next"), entries().get(1));
     }
 
     @Test
@@ -240,6 +248,28 @@ class ProposalPipelineTest {
         entry(2).commit();
         assertTrue(c4.isDone() && !c4.isCompletedExceptionally());
         assertEquals(4, pipeline.commandsSent(), "failed commands were sent, and count as such");
+    }
+
+    @Test
+    void aProposerThatThrowsFailsItsEntryAndTheNextEntryStillGoesOut() {
+        List<List<String>> attempts = new ArrayList<>();
+        IllegalStateException broken = new IllegalStateException("raft client closed");
+        ProposalPipeline pipeline = new ProposalPipeline(7, settings(1), (encoded, answer) -> {
+            List<String> names =
+                    encoded.stream().map(ProposalPipelineTest::nameOf).toList();
+            attempts.add(names);
+            if (names.contains("poison")) {
+                throw broken;
+            }
+            answer.accept(null); // answered at once: the pipeline must not recurse into a stall either
+        });
+
+        CompletableFuture<Void> poison = pipeline.submit(command("poison"), false);
+        CompletableFuture<Void> after = pipeline.submit(command("after"), false);
+
+        assertSame(broken, failureOf(poison), "the caller learns why its command was not proposed");
+        assertTrue(after.isDone() && !after.isCompletedExceptionally(), "the slot was freed: the queue moves on");
+        assertEquals(List.of(List.of("poison"), List.of("after")), attempts);
     }
 
     @Test

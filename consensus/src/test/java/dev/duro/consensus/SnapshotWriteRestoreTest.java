@@ -32,11 +32,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos.FollowerInfoProto;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RaftPeerProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
+import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.proto.RaftProtos.StateMachineLogEntryProto;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -154,8 +159,12 @@ class SnapshotWriteRestoreTest {
      * but never started (no port is bound): the state machine takes only its id from it.
      */
     private PartitionStateMachine replicaOn(RaftStorage storage) throws IOException {
-        PartitionStateMachine replica = new PartitionStateMachine(
-                PARTITION, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect, SnapshotFetcher.NONE);
+        return replicaOn(storage, SnapshotFetcher.NONE);
+    }
+
+    private PartitionStateMachine replicaOn(RaftStorage storage, SnapshotFetcher fetcher) throws IOException {
+        PartitionStateMachine replica =
+                new PartitionStateMachine(PARTITION, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect, fetcher);
         replicas.add(replica);
         if (server == null) {
             RaftProperties properties = new RaftProperties();
@@ -373,6 +382,48 @@ class SnapshotWriteRestoreTest {
         assertFalse(conflicted.committed(), "it read a key deleted after its snapshot: " + conflicted);
         assertEquals(conflicted, outcomes.get(new TxId(3, 2)), "the same certification answer at both");
         assertEquals(reads(original, counter), reads(restored, counter));
+    }
+
+    /**
+     * Ratis asks for the next fetch as soon as it has requested the reload of the last one, and loses a second answer
+     * that arrives while the first is still loading (the replica would stay at the first snapshot for good). So a
+     * request while a fetched snapshot is not yet loaded is refused, and the leader's next one after the load works.
+     */
+    @Test
+    void aFetchIsRefusedWhileTheSnapshotFetchedBeforeIsNotYetLoaded() throws Exception {
+        SnapshotFile leaders = original.latestSnapshot().orElseThrow();
+        List<Long> fetchedAtOrAfter = new ArrayList<>();
+        SnapshotFetcher fromTheOriginal = (node, partition, indexMin, into) -> {
+            fetchedAtOrAfter.add(indexMin);
+            Files.copy(leaders.file(), into, StandardCopyOption.REPLACE_EXISTING);
+            return leaders;
+        };
+        PartitionStateMachine follower = replicaOn(storage(RaftStorage.StartupOption.FORMAT), fromTheOriginal);
+        RoleInfoProto role = RoleInfoProto.newBuilder()
+                .setFollowerInfo(FollowerInfoProto.newBuilder()
+                        .setLeaderInfo(ServerRpcProto.newBuilder()
+                                .setId(RaftPeerProto.newBuilder().setId(ByteString.copyFromUtf8("n1")))))
+                .build();
+        TermIndex firstInLog = TermIndex.valueOf(1, snapshotIndex);
+
+        TermIndex installed =
+                follower.notifyInstallSnapshotFromLeader(role, firstInLog).join();
+        assertEquals(TermIndex.valueOf(1, snapshotIndex), installed);
+        CompletionException refused =
+                assertThrows(CompletionException.class, () -> follower.notifyInstallSnapshotFromLeader(role, firstInLog)
+                        .join());
+        assertTrue(
+                refused.getCause().getMessage().contains("still being loaded"),
+                refused.getCause().getMessage());
+        assertEquals(List.of(snapshotIndex - 1), fetchedAtOrAfter, "nothing was fetched the second time");
+
+        follower.pause(); // as Ratis reloads it
+        follower.reinitialize();
+        assertEquals(before, follower.status(), "the fetched snapshot is loaded");
+        assertEquals(
+                installed,
+                follower.notifyInstallSnapshotFromLeader(role, firstInLog).join());
+        assertEquals(2, fetchedAtOrAfter.size(), "once loaded, the leader's next request fetches again");
     }
 
     @Test
