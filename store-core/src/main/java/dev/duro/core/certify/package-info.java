@@ -1,6 +1,6 @@
 /**
- * Certification in log order: does a transaction's read set (and, for a global one, its write set, the
- * stronger test) meet what was certified after its snapshot? {@link dev.duro.core.certify.Certifier} answers
+ * Certification in log order: does a transaction's read set and scanned ranges (and, for a global one, its write
+ * set, the stronger test) meet what was certified after its snapshot (docs/ranges.md)? {@link dev.duro.core.certify.Certifier} answers
  * against the last K certified transactions, from an exact per-key index or, for large read sets, from
  * Bloom-filter summaries that may only add aborts; a snapshot older than the window aborts as too old.
  *
