@@ -80,6 +80,9 @@ final class ClusterViews {
             } catch (DuroException e) {
                 last = e;
             }
+            if (last instanceof AuthenticationException refused) {
+                throw refused; // every node has the same rules: asking the next one changes nothing
+            }
         }
         throw new UnavailableException(
                 "no node answered with the cluster layout (tried " + candidates + "): "

@@ -1,10 +1,14 @@
 package dev.duro.client;
 
+import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.wire.AdminReply;
+import dev.duro.core.wire.AdminRequest;
 import dev.duro.core.wire.ClientRequest;
+import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.ReplicaStatusReply;
 import dev.duro.core.wire.ReplicaStatusRequest;
@@ -22,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import javax.annotation.Nullable;
 
 /**
  * The entry point of Duro's Java API.
@@ -41,6 +46,9 @@ import java.util.function.LongFunction;
  * <p>Thread-safe; share one client per application. Transactions are not thread-safe.
  */
 public final class DuroClient implements AutoCloseable {
+    /** Passes over the auth record's replicas an admin command makes before giving up. */
+    private static final int ADMIN_ROUNDS = 5;
+
     private final RetryPolicy retryPolicy;
     private final Transport transport;
     private final ClusterViews views;
@@ -53,7 +61,8 @@ public final class DuroClient implements AutoCloseable {
 
     private DuroClient(Builder builder) {
         this.retryPolicy = builder.retryPolicy;
-        this.transport = new Transport(builder.ioThreads, builder.requestTimeout, builder.frameBytesMax);
+        this.transport =
+                new Transport(builder.ioThreads, builder.requestTimeout, builder.frameBytesMax, builder.credentials);
         this.views = new ClusterViews(builder.seeds, transport);
         this.clientId = new SecureRandom().nextLong();
     }
@@ -69,6 +78,7 @@ public final class DuroClient implements AutoCloseable {
         private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
         private int ioThreads = 2;
         private int frameBytesMax = 64 << 20;
+        private @Nullable Credentials credentials;
 
         /** Addresses ({@code host:port}) of any nodes of the cluster; the rest is discovered. */
         public Builder seeds(String... addresses) {
@@ -89,6 +99,19 @@ public final class DuroClient implements AutoCloseable {
 
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = policy;
+            return this;
+        }
+
+        /**
+         * Authenticates every connection as {@code user} before it carries a request (docs/auth.md). Needed once
+         * the cluster's auth is enabled; a refusal fails requests with {@link AuthenticationException}. The password
+         * is copied: the caller may clear its array.
+         */
+        public Builder credentials(String user, char[] password) {
+            if (user == null || user.isEmpty()) {
+                throw new IllegalArgumentException("credentials need a user name");
+            }
+            this.credentials = Credentials.of(user, password);
             return this;
         }
 
@@ -349,6 +372,60 @@ public final class DuroClient implements AutoCloseable {
             return vector.cutArray();
         }
         throw Transport.errorOf(reply);
+    }
+
+    // ---- administration of users, roles and grants ----
+
+    /**
+     * Runs an administration command (docs/auth.md, "Commands"): {@code user-add NAME} (with {@code password};
+     * null makes a user that authenticates by certificate only), {@code user-remove NAME}, {@code user-grant-role
+     * NAME ROLE}, {@code user-revoke-role NAME ROLE}, {@code role-add ROLE}, {@code role-remove ROLE}, {@code
+     * role-grant ROLE read|readwrite PREFIX}, {@code role-revoke ROLE PREFIX}, {@code auth-enable}, {@code
+     * auth-disable}, {@code auth-status}. Sent to a replica of the auth record's partition, which changes the
+     * record; a node that cannot serve it now is passed over for the next (a change whose outcome a node could not
+     * learn may then be refused as already made, naming what exists).
+     *
+     * @return what the node did, or the status asked for
+     * @throws PermissionDeniedException once auth is enabled, for anyone but a user with the role {@code root}
+     * @throws ServerErrorException with {@code MALFORMED_FRAME} naming the argument, for a command that does not
+     *     apply (an unknown command or role, a user that exists already)
+     */
+    public String admin(String command, List<String> arguments, @Nullable char[] password) {
+        Bytes secret = password == null ? null : Credentials.of("-", password).password();
+        DuroException last = null;
+        for (int round = 0; round < ADMIN_ROUNDS; round++) {
+            ClusterView view = round == 0 ? cluster() : refreshCluster();
+            int partition = view.partitionOf(AdminRequest.AUTH_RECORD_KEY);
+            List<HostPort> nodes = new ArrayList<>(view.replicas(partition));
+            HostPort leader = view.leader(partition);
+            if (leader != null) {
+                nodes.remove(leader);
+                nodes.add(0, leader); // its linearizable reads cost no round trip
+            }
+            for (HostPort node : nodes) {
+                ServerReply reply;
+                try {
+                    reply = await(call(node, id -> new AdminRequest(id, command, arguments, secret)));
+                } catch (UnavailableException e) {
+                    last = e;
+                    continue;
+                }
+                if (reply instanceof AdminReply done) {
+                    return done.text();
+                }
+                DuroException error = Transport.errorOf(reply);
+                if (!(reply instanceof ErrorReply refused
+                        && FrozenCommit.anotherCoordinatorMayAnswer(refused.code()))) {
+                    throw error;
+                }
+                last = error;
+            }
+            pause(retryPolicy.backoff(round + 1));
+        }
+        throw new UnavailableException(
+                "no replica of the auth record's partition carried out " + command + ": "
+                        + (last == null ? "none known" : last.getMessage()),
+                true);
     }
 
     CompletableFuture<ServerReply> call(HostPort node, LongFunction<ClientRequest> request) {

@@ -150,6 +150,8 @@ final class FrozenCommit {
             case SNAPSHOT_TOO_OLD, SNAPSHOT_NOT_READY, INTERNAL -> false;
                 // Decided in the partitions' logs, so the same at every replica and on every resend.
             case OUTCOME_UNKNOWN -> false;
+                // Every node enforces the same auth rules (docs/auth.md): refused here, refused everywhere.
+            case PERMISSION_DENIED, UNAUTHENTICATED -> false;
         };
     }
 

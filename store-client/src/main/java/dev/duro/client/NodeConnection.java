@@ -1,7 +1,10 @@
 package dev.duro.client;
 
 import dev.duro.core.DuroException;
+import dev.duro.core.wire.AdminReply;
+import dev.duro.core.wire.AuthenticateRequest;
 import dev.duro.core.wire.ClientRequest;
+import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.Message;
@@ -31,12 +34,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One connection to one node, multiplexing requests by request id. Opened on first use and again after it
  * breaks; a break fails every request in flight with {@link UnavailableException}, so callers can fail over.
+ *
+ * <p>With credentials, each new connection authenticates before it carries any other request (docs/auth.md):
+ * requests wait for the node's answer. A refusal fails them with {@link AuthenticationException} and closes the
+ * connection, so the next request authenticates again on a new one.
  */
 final class NodeConnection {
     private static final Logger LOG = LoggerFactory.getLogger(NodeConnection.class);
@@ -49,10 +58,23 @@ final class NodeConnection {
     private final WireCodec codec;
     private final Duration timeout;
     private final Map<Long, CompletableFuture<ServerReply>> inFlight = new ConcurrentHashMap<>();
+    private final @Nullable Credentials credentials;
+    private final LongSupplier requestIds;
     private ChannelFuture connection;
+    /** The current connection, once it is open and, with credentials, authenticated. */
+    private CompletableFuture<Channel> ready;
 
-    NodeConnection(HostPort address, EventLoopGroup group, WireCodec codec, Duration timeout, int frameBytesMax) {
+    NodeConnection(
+            HostPort address,
+            EventLoopGroup group,
+            WireCodec codec,
+            Duration timeout,
+            int frameBytesMax,
+            @Nullable Credentials credentials,
+            LongSupplier requestIds) {
         this.address = address;
+        this.credentials = credentials;
+        this.requestIds = requestIds;
         this.codec = codec;
         this.timeout = timeout;
         this.bootstrap = new Bootstrap()
@@ -89,15 +111,22 @@ final class NodeConnection {
             return reply;
         }
         inFlight.put(requestId, reply);
-        ChannelFuture current = connection();
-        current.addListener(f -> {
-            if (!f.isSuccess()) {
-                fail(
-                        requestId,
-                        "cannot connect to " + address + ": " + f.cause().getMessage());
+        ready().whenComplete((channel, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause()
+                        : failure;
+                if (cause instanceof AuthenticationException refused) {
+                    CompletableFuture<ServerReply> waiting = inFlight.remove(requestId);
+                    if (waiting != null) {
+                        waiting.completeExceptionally(refused);
+                    }
+                } else {
+                    fail(requestId, "cannot connect to " + address + ": " + cause.getMessage());
+                }
                 return;
             }
-            current.channel().writeAndFlush(Unpooled.wrappedBuffer(frame)).addListener(w -> {
+            channel.writeAndFlush(Unpooled.wrappedBuffer(frame)).addListener(w -> {
                 if (!w.isSuccess()) {
                     fail(
                             requestId,
@@ -120,13 +149,55 @@ final class NodeConnection {
         });
     }
 
-    private synchronized ChannelFuture connection() {
+    /** The open (and authenticated) connection, or a new one on its way. */
+    private synchronized CompletableFuture<Channel> ready() {
         if (connection == null
                 || (connection.isDone()
-                        && (!connection.isSuccess() || !connection.channel().isActive()))) {
-            connection = bootstrap.connect(address.host(), address.port());
+                        && (!connection.isSuccess() || !connection.channel().isActive()))
+                || (ready.isCompletedExceptionally())) {
+            ChannelFuture opening = bootstrap.connect(address.host(), address.port());
+            CompletableFuture<Channel> opened = new CompletableFuture<>();
+            opening.addListener(f -> {
+                if (!f.isSuccess()) {
+                    opened.completeExceptionally(f.cause());
+                } else if (credentials == null) {
+                    opened.complete(opening.channel());
+                } else {
+                    authenticate(opening.channel(), opened);
+                }
+            });
+            connection = opening;
+            ready = opened;
         }
-        return connection;
+        return ready;
+    }
+
+    /** Sends the credentials first on a new connection; completes {@code opened} once the node accepts them. */
+    private void authenticate(Channel channel, CompletableFuture<Channel> opened) {
+        long requestId = requestIds.getAsLong();
+        CompletableFuture<ServerReply> answer = new CompletableFuture<>();
+        inFlight.put(requestId, answer);
+        byte[] frame = codec.encode(new AuthenticateRequest(requestId, credentials.user(), credentials.password()));
+        channel.writeAndFlush(Unpooled.wrappedBuffer(frame));
+        answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((reply, failure) -> {
+            inFlight.remove(requestId);
+            if (reply instanceof AdminReply) {
+                opened.complete(channel);
+                return;
+            }
+            if (reply instanceof ErrorReply error && error.code() == ErrorCode.UNAUTHENTICATED) {
+                opened.completeExceptionally(new AuthenticationException(
+                        address + " refused user '" + credentials.user() + "': " + error.message()));
+            } else {
+                opened.completeExceptionally(new UnavailableException(
+                        "could not authenticate to " + address + ": "
+                                + (failure != null
+                                        ? failure
+                                        : Transport.errorOf(reply).getMessage()),
+                        false));
+            }
+            channel.close();
+        });
     }
 
     private void fail(long requestId, String why) {

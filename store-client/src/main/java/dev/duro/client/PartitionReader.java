@@ -125,6 +125,8 @@ final class PartitionReader {
             case OVERLOADED, INTERNAL -> false;
                 // Only ever an answer to a commit.
             case OUTCOME_UNKNOWN -> false;
+                // Every node enforces the same auth rules (docs/auth.md): refused here, refused everywhere.
+            case PERMISSION_DENIED, UNAUTHENTICATED -> false;
         };
     }
 }

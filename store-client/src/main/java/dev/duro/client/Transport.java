@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
+import javax.annotation.Nullable;
 
 /**
  * A client's requests to nodes: one connection per node on shared I/O threads, request ids, waiting with the
@@ -34,8 +35,10 @@ final class Transport implements AutoCloseable {
     private final int frameBytesMax;
     private final AtomicLong requestIds = new AtomicLong();
     private final Map<HostPort, NodeConnection> connections = new ConcurrentHashMap<>();
+    private final @Nullable Credentials credentials;
 
-    Transport(int ioThreads, Duration requestTimeout, int frameBytesMax) {
+    Transport(int ioThreads, Duration requestTimeout, int frameBytesMax, @Nullable Credentials credentials) {
+        this.credentials = credentials;
         // Replies are decoded within the largest limits any cluster may have; the cluster's own are checked before
         // sending (DuroClient.limits()).
         this.codec = new WireCodec(Limits.CEILING);
@@ -51,7 +54,15 @@ final class Transport implements AutoCloseable {
     /** Sends the request {@code request} builds from a fresh id to {@code node}. */
     CompletableFuture<ServerReply> call(HostPort node, LongFunction<ClientRequest> request) {
         NodeConnection connection = connections.computeIfAbsent(
-                node, address -> new NodeConnection(address, group, codec, requestTimeout, frameBytesMax));
+                node,
+                address -> new NodeConnection(
+                        address,
+                        group,
+                        codec,
+                        requestTimeout,
+                        frameBytesMax,
+                        credentials,
+                        requestIds::incrementAndGet));
         return connection.call(requestIds.incrementAndGet(), request);
     }
 
@@ -84,6 +95,12 @@ final class Transport implements AutoCloseable {
                         "an earlier attempt may have committed and its outcome is no longer retained ("
                                 + error.message() + "); committing again gets the same answer",
                         true);
+            }
+            if (error.code() == ErrorCode.PERMISSION_DENIED) {
+                return new PermissionDeniedException(error.message());
+            }
+            if (error.code() == ErrorCode.UNAUTHENTICATED) {
+                return new AuthenticationException(error.message());
             }
             return new ServerErrorException(error.code(), error.message());
         }

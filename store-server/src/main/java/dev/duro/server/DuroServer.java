@@ -8,6 +8,8 @@ import dev.duro.consensus.RaftTopology;
 import dev.duro.core.wire.ClusterInfoReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.WireCodec;
+import dev.duro.server.auth.AuthTable;
+import dev.duro.server.auth.Passwords;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -20,6 +22,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +50,9 @@ public final class DuroServer implements Closeable {
     private final EventLoopGroup workerGroup;
     private final ScheduledExecutorService timers;
     private final ThreadPoolExecutor localVotes;
+    /** Password hashing and verification, admin commands, and remote reads of the auth record (docs/auth.md). */
+    private final ThreadPoolExecutor authWork;
+
     private final PeerLinks peers;
     private volatile ConsensusNode consensus;
     private Channel listener;
@@ -69,6 +75,14 @@ public final class DuroServer implements Closeable {
                 new ArrayBlockingQueue<>(100_000),
                 LogContext.daemonThreads("local-votes", node),
                 new ThreadPoolExecutor.DiscardOldestPolicy());
+        this.authWork = new ThreadPoolExecutor(
+                2,
+                2,
+                0,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(1_000),
+                LogContext.daemonThreads("auth", node),
+                new ThreadPoolExecutor.AbortPolicy());
         this.metrics = new DuroMetrics(config.nodeId());
         WireCodec codec = new WireCodec(config.limits());
         this.peers = new PeerLinks(workerGroup, codec, config.nodes(), config.frameBytesMax());
@@ -118,17 +132,38 @@ public final class DuroServer implements Closeable {
                 new ArrayList<>(config.nodes().keySet()),
                 () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
         metrics.watch(frontiers, config.partitionCount());
+        Coordinator coordinator = new Coordinator(
+                consensus, waiters, config.commitTimeout(), frontiers::newestHeard, config.coordinatorLagMax());
+        int authPartition = routing.partitionOf(AuthTable.KEY);
+        AuthRecord authRecord = new AuthRecord(
+                consensus,
+                coordinator,
+                codec,
+                config.nodes(),
+                authPartition,
+                config.placement().get(authPartition),
+                config.readWaitMax(),
+                config.frameBytesMax(),
+                authWork);
+        // Plaintext transport: peers are not told apart from clients, so the whole auth record is served to any
+        // connection that asks, as votes are accepted from any (docs/auth.md, "Without TLS").
+        AccessControl access = new AccessControl(
+                authRecord,
+                new Passwords(config.authPasswordIterations(), new SecureRandom()),
+                authWork,
+                config.readWaitMax(),
+                false);
         MessageHandler handler = new MessageHandler(
                 codec,
                 new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax()),
-                new Coordinator(
-                        consensus, waiters, config.commitTimeout(), frontiers::newestHeard, config.coordinatorLagMax()),
+                coordinator,
                 effects,
                 frontiers,
                 snapshots,
                 metrics,
                 requestId -> describe(requestId, routing),
-                config.readWaitMax());
+                config.readWaitMax(),
+                access);
         ServerConfig.HostPort self = config.self().address();
         listener = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
@@ -154,6 +189,14 @@ public final class DuroServer implements Closeable {
         }
         long tickMillis = config.tickInterval().toMillis();
         timers.scheduleWithFixedDelay(this::tickAll, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
+        long refreshMillis = config.authRefresh().toMillis();
+        timers.scheduleWithFixedDelay(
+                () -> guarded(
+                        "auth refresh",
+                        () -> authRecord.tick(TimeUnit.NANOSECONDS.toMillis(System.nanoTime()), refreshMillis)),
+                0,
+                AuthRecord.TICK_MILLIS,
+                TimeUnit.MILLISECONDS);
         long frontierMillis = config.frontierInterval().toMillis();
         timers.scheduleWithFixedDelay(
                 () -> guarded("frontier", frontiers::publish), frontierMillis, frontierMillis, TimeUnit.MILLISECONDS);
@@ -254,6 +297,7 @@ public final class DuroServer implements Closeable {
         }
         timers.shutdownNow();
         localVotes.shutdownNow();
+        authWork.shutdownNow();
         peers.close();
         try {
             if (consensus != null) {

@@ -48,6 +48,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final DuroMetrics metrics;
     private final ClusterInfoSource clusterInfo;
     private final Duration waitMax;
+    private final AccessControl access;
 
     /** Builds the current cluster description for a request. */
     @FunctionalInterface
@@ -64,7 +65,8 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             SnapshotTransfer snapshots,
             DuroMetrics metrics,
             ClusterInfoSource clusterInfo,
-            Duration waitMax) {
+            Duration waitMax,
+            AccessControl access) {
         this.codec = codec;
         this.reads = reads;
         this.coordinator = coordinator;
@@ -74,6 +76,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         this.metrics = metrics;
         this.clusterInfo = clusterInfo;
         this.waitMax = waitMax;
+        this.access = access;
     }
 
     @Override
@@ -96,7 +99,8 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         if (message instanceof SnapshotFetchRequest fetch) {
             snapshots.serve(context, fetch); // answered with a file, on a connection of its own
         } else if (message instanceof ClientRequest request) {
-            serve(request).whenComplete((reply, failure) -> {
+            // Authentication, admin requests and the auth rules first (docs/auth.md).
+            access.serve(context.channel(), request, this::serve).whenComplete((reply, failure) -> {
                 if (failure != null) {
                     LOG.warn("request failed", failure);
                     reply = new ErrorReply(requestIdOf(bytes), ErrorCode.INTERNAL, failure.toString());

@@ -76,6 +76,8 @@ public final class ServerConfig {
     private final Duration frontierInterval;
     private final int frameBytesMax;
     private final String logFormat;
+    private final Duration authRefresh;
+    private final int authPasswordIterations;
 
     /** The values of {@code log.format}. */
     public static final List<String> LOG_FORMATS = List.of("text", "json");
@@ -129,6 +131,8 @@ public final class ServerConfig {
         frameBytesMax = in.integer(Settings.FRAME_BYTES_MAX);
         bindHost = in.string(Settings.BIND_HOST);
         logFormat = in.string(Settings.LOG_FORMAT);
+        authRefresh = Duration.ofMillis(in.integer(Settings.AUTH_REFRESH_MILLIS));
+        authPasswordIterations = in.integer(Settings.AUTH_PASSWORD_ITERATIONS);
         if (!LOG_FORMATS.contains(logFormat)) {
             in.problem("log.format", "must be one of " + LOG_FORMATS + ", was '" + logFormat + "'");
         }
@@ -259,6 +263,16 @@ public final class ServerConfig {
 
     public int proposalsInFlightMax() {
         return proposalsInFlightMax;
+    }
+
+    /** {@code auth.refresh-millis}. */
+    public Duration authRefresh() {
+        return authRefresh;
+    }
+
+    /** {@code auth.password-iterations}. */
+    public int authPasswordIterations() {
+        return authPasswordIterations;
     }
 
     public Duration readWaitMax() {

@@ -216,6 +216,22 @@ final class Settings {
                     + " second)");
     static final Int FRAME_BYTES_MAX =
             new Int("server.frame-bytes-max", 64 << 20, 1 << 16, 1 << 30, "largest frame accepted");
+    static final Int AUTH_REFRESH_MILLIS = new Int(
+            "auth.refresh-millis",
+            1_000,
+            10,
+            600_000,
+            "how often the node reads the cluster's auth record (users, roles, grants, on or off) at a linearizable"
+                    + " snapshot; a revoked grant or removed user stops working at every node within this period"
+                    + " ([auth](docs/auth.md))");
+    static final Int AUTH_PASSWORD_ITERATIONS = new Int(
+            "auth.password-iterations",
+            600_000,
+            10_000,
+            100_000_000,
+            "PBKDF2-HMAC-SHA256 iterations for passwords this node hashes (`./duro admin user add`); each stored"
+                    + " hash keeps its own count, and a verified password is remembered, so a reconnect costs no"
+                    + " hashing");
     static final Text LOG_FORMAT = Text.of(
             "log.format",
             "text",
@@ -258,6 +274,8 @@ final class Settings {
             TICK_MILLIS,
             FRONTIER_MILLIS,
             FRAME_BYTES_MAX,
+            AUTH_REFRESH_MILLIS,
+            AUTH_PASSWORD_ITERATIONS,
             LOG_FORMAT);
 
     /** The README's configuration table. */

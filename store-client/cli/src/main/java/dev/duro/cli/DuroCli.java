@@ -1,7 +1,9 @@
 package dev.duro.cli;
 
+import dev.duro.client.AuthenticationException;
 import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
+import dev.duro.client.PermissionDeniedException;
 import dev.duro.client.ServerErrorException;
 import dev.duro.client.UnavailableException;
 import dev.duro.core.DuroException;
@@ -10,7 +12,9 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,9 +28,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The client side of {@code ./duro}: {@code put}, {@code get}, {@code shell}, {@code demo}, {@code status} and
- * {@code await-ready}. Every command takes {@code --cluster host:port,...} (default: the three nodes of
- * {@code ./duro local}) and {@code --help}.
+ * The client side of {@code ./duro}: {@code put}, {@code get}, {@code shell}, {@code demo}, {@code status},
+ * {@code await-ready} and {@code admin}. Every command takes {@code --cluster host:port,...} (default: the three
+ * nodes of {@code ./duro local}), {@code --user} and {@code --password-file} (docs/auth.md), and {@code --help}.
  *
  * <p>Exit status: 0 on success; 1 when the answer is "no" ({@code get} of a missing key, replicas that diverged,
  * a demo whose audit saw a wrong total); 2 for a bad command line (picocli names the option and prints the usage)
@@ -78,7 +82,8 @@ public final class DuroCli {
                 .addSubcommand(new ShellCommand(in, out))
                 .addSubcommand(new DemoCommand(out))
                 .addSubcommand(new Status(out))
-                .addSubcommand(new AwaitReady(out));
+                .addSubcommand(new AwaitReady(out))
+                .addSubcommand(Admin.commandLine(in, out));
         // Set after the subcommands are added: these settings reach only the subcommands present.
         return duro.setOut(writer(out))
                 .setErr(writer(err))
@@ -95,6 +100,10 @@ public final class DuroCli {
      * bug and keeps its trace (picocli's default handling, status 1).
      */
     private static int clusterFailure(Exception e, CommandLine command, ParseResult parsed) throws Exception {
+        if (e instanceof PermissionDeniedException || e instanceof AuthenticationException) {
+            command.getErr().println("duro: " + e.getMessage());
+            return FAILED;
+        }
         if (e instanceof UnavailableException || e instanceof ServerErrorException) {
             command.getErr().println("duro: " + e.getMessage());
             return FAILED;
@@ -124,9 +133,35 @@ public final class DuroCli {
                 description = "show this help and exit")
         boolean help;
 
+        @Option(
+                names = "--user",
+                paramLabel = "NAME",
+                description = "authenticate as this user (needed once auth is enabled; docs/auth.md)")
+        String user;
+
+        @Option(
+                names = "--password-file",
+                paramLabel = "FILE",
+                description = "the user's password: the file's first line (without --password-file, --user asks"
+                        + " for it on the terminal, or reads the first line of standard input)")
+        Path passwordFile;
+
+        /** Reads a password when there is no terminal: the first line of standard input. */
+        InputStream passwordInput = System.in;
+
         @Override
         public final Integer call() {
-            try (DuroClient client = DuroClient.builder().seeds(cluster).build()) {
+            DuroClient.Builder builder = DuroClient.builder().seeds(cluster);
+            if (passwordFile != null && user == null) {
+                throw new ParameterException(spec.commandLine(), "--password-file needs --user");
+            }
+            if (user != null) {
+                char[] password = Passwords.read(
+                        spec.commandLine(), passwordFile, "--password-file", "password for " + user, passwordInput);
+                builder.credentials(user, password);
+                Arrays.fill(password, '\0');
+            }
+            try (DuroClient client = builder.build()) {
                 return run(client);
             }
         }

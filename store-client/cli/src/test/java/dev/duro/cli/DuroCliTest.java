@@ -123,6 +123,38 @@ class DuroCliTest {
         assertEquals("", stdout());
     }
 
+    @Test
+    void adminCommandsTakeTheirArgumentsAsGivenAndEveryClientCommandTakesAUser() {
+        Admin.Leaf grant = (Admin.Leaf) command(parse("admin", "role", "grant", "app-writer", "readwrite", "app/")
+                .subcommand()
+                .subcommand());
+        assertEquals(java.util.List.of("app-writer", "readwrite", "app/"), grant.arguments);
+        DuroCli.Get get = (DuroCli.Get) command(parse("get", "--user", "alice", "--password-file", "pw", "k"));
+        assertEquals("alice", get.user);
+        assertEquals(java.nio.file.Path.of("pw"), get.passwordFile);
+        Admin.UserAdd add = (Admin.UserAdd) command(parse("admin", "user", "add", "bob", "--no-password")
+                .subcommand()
+                .subcommand());
+        assertTrue(add.noPassword);
+    }
+
+    @Test
+    void aPasswordFileThatIsMissingOrWithoutAUserIsRefusedNamingTheOption() {
+        assertEquals(2, run("get", "--user", "alice", "--password-file", "/nonexistent/duro-pw", "k"));
+        assertRefused("Invalid value for option '--password-file': no file /nonexistent/duro-pw", "Usage: duro get");
+        err.reset();
+        assertEquals(2, run("get", "--password-file", "/nonexistent/duro-pw", "k"));
+        assertRefused("--password-file needs --user", "Usage: duro get");
+    }
+
+    @Test
+    void adminWithoutACommandNamesTheCommandsAndHelpListsThem() {
+        assertEquals(2, run("admin"));
+        assertRefused("Missing required subcommand", "auth");
+        assertEquals(0, run("admin", "role", "grant", "--help"));
+        assertTrue(stdout().contains("Arguments: ROLE read|readwrite"), stdout());
+    }
+
     private int run(String... args) {
         return commandLine().execute(args);
     }

@@ -11,6 +11,8 @@ public sealed interface ClientRequest extends Message
                 ClusterInfoRequest,
                 SnapshotVectorRequest,
                 ReplicaStatusRequest,
-                SnapshotFetchRequest {
+                SnapshotFetchRequest,
+                AuthenticateRequest,
+                AdminRequest {
     long requestId();
 }

@@ -29,7 +29,19 @@ public enum ErrorCode {
      * The transaction id was delivered before and its outcome is no longer retained (it may have committed):
      * the commit was not certified again. The same at every replica; see docs/window-safety.md.
      */
-    OUTCOME_UNKNOWN(10);
+    OUTCOME_UNKNOWN(10),
+    // 11 is taken by the TLS work (FORBIDDEN); see docs/wire-protocol.md.
+    /**
+     * The connection's principal has no grant that covers a key the request reads or writes, or the request is an
+     * administration request from someone other than root; the message names the key (or its prefix) and the
+     * principal. A refused commit appended nothing (docs/auth.md).
+     */
+    PERMISSION_DENIED(12),
+    /**
+     * Authentication is on and the connection has not authenticated, or its credentials were refused. The
+     * connection stays usable: authenticate again on it.
+     */
+    UNAUTHENTICATED(13);
 
     private final int code;
 

@@ -15,6 +15,10 @@ public enum MessageType {
     REPLICA_STATUS_REQUEST(0x05),
     MULTI_READ_REQUEST(0x06),
     SNAPSHOT_FETCH_REQUEST(0x07),
+    /** A user name and password; the connection acts for that user once it is accepted (docs/auth.md). */
+    AUTHENTICATE_REQUEST(0x08),
+    /** A user, role or auth-switch change, or a question about them (docs/auth.md). */
+    ADMIN_REQUEST(0x09),
     READ_REPLY(0x11),
     OUTCOME_REPLY(0x12),
     CLUSTER_INFO_REPLY(0x13),
@@ -23,6 +27,8 @@ public enum MessageType {
     REPLICA_STATUS_REPLY(0x16),
     MULTI_READ_REPLY(0x17),
     SNAPSHOT_OFFER(0x18),
+    /** The answer to an {@code AUTHENTICATE_REQUEST} or an {@code ADMIN_REQUEST} that succeeded. */
+    ADMIN_REPLY(0x19),
     VOTE(0x21),
     /** 0x22 carried frontiers with a list of recent global commits; retired for this dependency-vector form. */
     FRONTIER(0x23);

@@ -9,6 +9,7 @@ public sealed interface ServerReply extends Message
                 ErrorReply,
                 SnapshotVectorReply,
                 ReplicaStatusReply,
-                SnapshotOffer {
+                SnapshotOffer,
+                AdminReply {
     long requestId();
 }

@@ -107,6 +107,22 @@ public final class WireCodec {
             out.writeVarLong(offer.index());
             out.writeVarLong(offer.bytes());
             out.writeRaw(offer.md5().unsafeArray());
+        } else if (message instanceof AuthenticateRequest request) {
+            out.writeVarLong(request.requestId());
+            out.writeUtf8(request.user());
+            out.writeBytes(request.password());
+        } else if (message instanceof AdminRequest request) {
+            out.writeVarLong(request.requestId());
+            out.writeUtf8(request.command());
+            out.writeVarLong(request.arguments().size());
+            for (String argument : request.arguments()) {
+                out.writeUtf8(argument);
+            }
+            out.writeNullableBytes(request.secret());
+        } else if (message instanceof AdminReply reply) {
+            out.writeVarLong(reply.requestId());
+            out.writeUtf8(reply.text());
+            out.writeNullableBytes(reply.payload());
         } else if (message instanceof VoteMessage votes) {
             out.writeVarLong(votes.targetPartition());
             out.writeVarLong(votes.votes().size());
@@ -171,6 +187,15 @@ public final class WireCodec {
                     CoreCodec.readNonNegative(in, "snapshot index"),
                     CoreCodec.readNonNegative(in, "snapshot size"),
                     in.readBytesExactly(SnapshotOffer.MD5_BYTES, "snapshot digest"));
+            case AUTHENTICATE_REQUEST -> new AuthenticateRequest(
+                    in.readVarLong(),
+                    in.readUtf8(AuthenticateRequest.USER_MAX_BYTES, "user"),
+                    in.readBytes(AuthenticateRequest.PASSWORD_MAX_BYTES, "password"));
+            case ADMIN_REQUEST -> readAdminRequest(in);
+            case ADMIN_REPLY -> new AdminReply(
+                    in.readVarLong(),
+                    in.readUtf8(AdminReply.TEXT_MAX_BYTES, "admin reply text"),
+                    in.readNullableBytes(Integer.MAX_VALUE, "admin reply payload"));
             case READ_REPLY -> client.readReadReply(in);
             case OUTCOME_REPLY -> client.readOutcomeReply(in);
             case CLUSTER_INFO_REPLY -> clusterInfo.read(in);
@@ -178,6 +203,25 @@ public final class WireCodec {
             case VOTE -> readVotes(in);
             case FRONTIER -> new FrontierMessage(CoreCodec.readFrontier(in));
         };
+    }
+
+    private static AdminRequest readAdminRequest(ByteReader in) {
+        long requestId = in.readVarLong();
+        String command = in.readUtf8(AdminRequest.COMMAND_MAX_BYTES, "admin command");
+        int count = in.readLength("admin argument count");
+        if (count > AdminRequest.ARGUMENTS_MAX) {
+            throw new MalformedInputException(
+                    "an admin request has at most " + AdminRequest.ARGUMENTS_MAX + " arguments, not " + count);
+        }
+        List<String> arguments = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            arguments.add(in.readUtf8(AdminRequest.ARGUMENT_MAX_BYTES, "admin argument"));
+        }
+        return new AdminRequest(
+                requestId,
+                command,
+                arguments,
+                in.readNullableBytes(AuthenticateRequest.PASSWORD_MAX_BYTES, "admin secret"));
     }
 
     private static SnapshotVectorReply readSnapshotVector(ByteReader in) {

@@ -62,6 +62,11 @@ final class MessageGen {
                     gen.nonNegative(),
                     gen.nonNegative(),
                     gen.bytes(SnapshotOffer.MD5_BYTES));
+            case AUTHENTICATE_REQUEST -> new AuthenticateRequest(
+                    gen.anyLong(), gen.text(40), gen.bytes(gen.size(AuthenticateRequest.PASSWORD_MAX_BYTES)));
+            case ADMIN_REQUEST -> adminRequest();
+            case ADMIN_REPLY -> new AdminReply(
+                    gen.anyLong(), gen.text(2000), gen.chance(0.5) ? null : gen.bytes(gen.size(5000)));
             case READ_REPLY -> readReply();
             case OUTCOME_REPLY -> new OutcomeReply(gen.anyLong(), gen.outcome());
             case CLUSTER_INFO_REPLY -> clusterInfoReply();
@@ -165,6 +170,15 @@ final class MessageGen {
                 ? (gen.random().nextBoolean() ? 1 : 65_535)
                 : 1024 + gen.random().nextInt(60_000);
         return new HostPort(hosts[gen.random().nextInt(hosts.length)], port);
+    }
+
+    AdminRequest adminRequest() {
+        List<String> arguments = new ArrayList<>();
+        for (int i = gen.size(AdminRequest.ARGUMENTS_MAX); i > 0; i--) {
+            arguments.add(gen.text(100));
+        }
+        return new AdminRequest(
+                gen.anyLong(), gen.text(20), arguments, gen.chance(0.5) ? null : gen.bytes(gen.size(64)));
     }
 
     ErrorReply errorReply() {
