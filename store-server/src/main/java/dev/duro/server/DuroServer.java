@@ -155,7 +155,7 @@ public final class DuroServer implements Closeable {
                 false);
         MessageHandler handler = new MessageHandler(
                 codec,
-                new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax()),
+                new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax(), config.scanKeysMax()),
                 coordinator,
                 effects,
                 frontiers,
