@@ -5,6 +5,7 @@ import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
 import dev.duro.client.KeyValue;
 import dev.duro.client.PermissionDeniedException;
+import dev.duro.client.ReadConsistency;
 import dev.duro.client.ScanOrder;
 import dev.duro.client.ServerErrorException;
 import dev.duro.client.UnavailableException;
@@ -262,7 +263,8 @@ public final class DuroCli {
     @Command(
             name = "scan",
             description = "Prints the keys of [FROM, TO) in order, one 'key value' line each, read at one consistent"
-                    + " cut (a read-only transaction); or those starting with --prefix. TO may be \"\" for the end"
+                    + " cut that includes every commit acknowledged before (a linearizable read-only transaction); or"
+                    + " those starting with --prefix. TO may be \"\" for the end"
                     + " of the key space. When the limit stops the scan, a note on standard error says so.")
     static final class Scan extends ClientCommand {
         private final PrintStream out;
@@ -326,7 +328,8 @@ public final class DuroCli {
         int run(DuroClient client) {
             KeyRange range = range();
             ScanOrder order = descending ? ScanOrder.DESCENDING : ScanOrder.ASCENDING;
-            List<KeyValue> found = client.readOnly(ro -> ro.scan(range, limit, order));
+            // Linearizable: a scan right after a put by another process (another client) shows it.
+            List<KeyValue> found = client.readOnly(ReadConsistency.LINEARIZABLE, ro -> ro.scan(range, limit, order));
             print(found, out);
             if (found.size() == limit) {
                 err.println("(stopped at --limit " + limit + "; more keys may follow)");

@@ -3,6 +3,7 @@ package dev.duro.cli;
 import dev.duro.client.CommitResult;
 import dev.duro.client.DuroClient;
 import dev.duro.client.KeyValue;
+import dev.duro.client.ReadConsistency;
 import dev.duro.client.ScanOrder;
 import dev.duro.client.Transaction;
 import dev.duro.core.Bytes;
@@ -143,12 +144,12 @@ final class Shell {
 
     /**
      * Prints the keys of {@code range}, one {@code key value} line each: in the open transaction (its writes
-     * included, the range certified at its commit), else in a read-only transaction of its own.
+     * included, the range certified at its commit), else in a linearizable read-only transaction of its own.
      */
     private void scan(KeyRange range, int limit) {
         List<KeyValue> found = open != null
                 ? open.scan(range, limit, ScanOrder.ASCENDING)
-                : client.readOnly(ro -> ro.scan(range, limit, ScanOrder.ASCENDING));
+                : client.readOnly(ReadConsistency.LINEARIZABLE, ro -> ro.scan(range, limit, ScanOrder.ASCENDING));
         for (KeyValue entry : found) {
             out.println(entry.keyText() + " " + entry.valueText());
         }
