@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
@@ -193,9 +192,9 @@ public final class Certifier {
     private @Nullable AbortReason rangesAgainstWrites(long snapshot, List<KeyRange> ranges) {
         catchUpOrderedWrites();
         for (int i = 0, n = ranges.size(); i < n; i++) {
-            Map.Entry<Bytes, Long> written = orderedWrites.firstWrittenAfter(ranges.get(i), snapshot);
+            OrderedWriteIndex.Written written = orderedWrites.firstWrittenAfter(ranges.get(i), snapshot);
             if (written != null) {
-                return AbortReason.readKeyOverwritten(partition, written.getKey(), written.getValue(), false);
+                return AbortReason.readKeyOverwritten(partition, written.key(), written.number(), false);
             }
         }
         return null;

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * The store as it was at one moment, written out piece by piece while the live store goes on taking installs and
@@ -22,16 +24,21 @@ import java.util.List;
  *
  * <p>Not thread-safe, like the store: {@link #writeNext} and {@link #release} need the same exclusive access as
  * any other use of the store, and so do {@link #get} and {@link #scan}, which read chains the store still shares.
- * The keys are in order from the start (the store copies them out of its sorted map).
+ * {@link #sortKeys} reads only the image and may run beside the store's owner; for a store never scanned it sorts
+ * the keys (the store has no sorted map to copy them from) and is the part that takes longest.
  */
 public final class FrozenStore implements StoreImage {
     private final MultiVersionStore store;
     private final long horizon;
     private final long newestVersion;
-    /** The image's keys, ascending, and their chains as they were at the freeze (live ones, or preserved copies). */
-    private final Bytes[] keys;
+    /** The image's keys, ascending, and their chains (live ones; see {@link #chainAt}); null until sorted. */
+    private @Nullable Bytes[] keys;
 
-    private final VersionChain[] chains;
+    private @Nullable VersionChain[] chains;
+    /** The image's entries in hash order, until {@link #sortKeys} (null when the store handed them sorted). */
+    private @Nullable Map.Entry<Bytes, VersionChain>[] unsorted;
+
+    private final int keyCount;
     private final Bytes[] queuedKeys;
     private final long[] queuedVersions;
     /** Chains of the image as they were before collection first shortened them. */
@@ -56,6 +63,24 @@ public final class FrozenStore implements StoreImage {
         this.newestVersion = newestVersion;
         this.keys = keys;
         this.chains = chains;
+        this.keyCount = keys.length;
+        this.queuedKeys = queuedKeys;
+        this.queuedVersions = queuedVersions;
+    }
+
+    /** An image of a store that was never scanned: its entries in hash order, sorted by {@link #sortKeys}. */
+    FrozenStore(
+            MultiVersionStore store,
+            long horizon,
+            long newestVersion,
+            Map.Entry<Bytes, VersionChain>[] unsorted,
+            Bytes[] queuedKeys,
+            long[] queuedVersions) {
+        this.store = store;
+        this.horizon = horizon;
+        this.newestVersion = newestVersion;
+        this.unsorted = unsorted;
+        this.keyCount = unsorted.length;
         this.queuedKeys = queuedKeys;
         this.queuedVersions = queuedVersions;
     }
@@ -73,12 +98,25 @@ public final class FrozenStore implements StoreImage {
 
     @Override
     public int keyCount() {
-        return keys.length;
+        return keyCount;
     }
 
-    /** Kept for callers of the time when the image was sorted after the freeze: the keys are in order already. */
+    /** Puts the image's keys in the encoding's order. Touches only the image, never the live store. */
     public void sortKeys() {
-        // nothing to do
+        Map.Entry<Bytes, VersionChain>[] entries = unsorted;
+        if (entries == null) {
+            return;
+        }
+        Arrays.sort(entries, Map.Entry.comparingByKey());
+        Bytes[] sortedKeys = new Bytes[entries.length];
+        VersionChain[] sortedChains = new VersionChain[entries.length];
+        for (int i = 0; i < entries.length; i++) {
+            sortedKeys[i] = entries[i].getKey();
+            sortedChains[i] = entries[i].getValue();
+        }
+        keys = sortedKeys;
+        chains = sortedChains;
+        unsorted = null;
     }
 
     @Override
@@ -114,6 +152,7 @@ public final class FrozenStore implements StoreImage {
         if (released) {
             throw new IllegalStateException("the frozen store was released");
         }
+        sortKeys();
         if (snapshot < horizon) {
             throw new SnapshotTooOldException(snapshot, horizon);
         }
@@ -148,6 +187,7 @@ public final class FrozenStore implements StoreImage {
         if (released) {
             throw new IllegalStateException("the frozen store was released before it was written");
         }
+        sortKeys();
         if (!headerWritten) {
             out.writeLong(horizon);
             out.writeLong(newestVersion);

@@ -18,10 +18,12 @@ import javax.annotation.Nullable;
  * ({@link VersionedStore}).
  *
  * <p>Two indexes over the same chains: a hash map answers point reads and installs, and a sorted map (a red-black
- * tree in unsigned lexicographic key order) answers scans and gives snapshots their key order. The sorted map is
- * touched only when a key gains its first version or loses its last, so installs that add a version to a known key
- * and point reads cost what they did with the hash map alone; a tree alone made every point read walk about 20
- * nodes of a million-key store, each a cache miss (docs/ranges.md, "The ordered store").
+ * tree in unsigned lexicographic key order) answers scans. A tree alone would make every point read walk about 20
+ * nodes of a million-key store, each a likely cache miss (docs/ranges.md, "The ordered store"). The sorted map is
+ * built by the first scan (in {@code O(n log n)}, once) and kept from then on; a store that is never scanned never
+ * pays for it, and a snapshot of such a store sorts its image's keys itself, beside the store's owner. Once built,
+ * it is touched only when a key gains its first version or loses its last, and new keys reach it in sorted
+ * batches ({@link #UNORDERED_MAX} at most, and before any scan or freeze).
  *
  * <p>Versions are the commit numbers of the partition engine, installed in increasing order. A read at
  * snapshot {@code s} returns the newest version {@code <= s}. Garbage collection is incremental: every install
@@ -38,8 +40,16 @@ import javax.annotation.Nullable;
  */
 public final class MultiVersionStore implements VersionedStore {
     private final Map<Bytes, VersionChain> chains = new HashMap<>();
-    /** The same chains as {@link #chains}, in key order. */
-    private final TreeMap<Bytes, VersionChain> ordered = new TreeMap<>();
+    /**
+     * Null until the first scan; then the same chains as {@link #chains}, in key order, but for those still in
+     * {@link #unordered}.
+     */
+    private @Nullable TreeMap<Bytes, VersionChain> ordered;
+
+    /** New keys not yet in {@link #ordered}, most this many; a stale entry (its key removed since) is skipped. */
+    private static final int UNORDERED_MAX = 4096;
+
+    private final List<Map.Entry<Bytes, VersionChain>> unordered = new ArrayList<>();
     /** Keys that hold a version collectable once the horizon reaches it, in install (version) order. */
     private final CollectionQueue collectable = new CollectionQueue();
 
@@ -109,9 +119,10 @@ public final class MultiVersionStore implements VersionedStore {
         if (snapshot < horizon) {
             throw new SnapshotTooOldException(snapshot, horizon);
         }
+        TreeMap<Bytes, VersionChain> sorted = ordered();
         NavigableMap<Bytes, VersionChain> inRange = range.to() == null
-                ? ordered.tailMap(range.from(), true)
-                : ordered.subMap(range.from(), true, range.to(), false);
+                ? sorted.tailMap(range.from(), true)
+                : sorted.subMap(range.from(), true, range.to(), false);
         if (descending) {
             inRange = inRange.descendingMap();
         }
@@ -149,7 +160,12 @@ public final class MultiVersionStore implements VersionedStore {
             }
             VersionChain created = new VersionChain(version, value);
             chains.put(key, created);
-            ordered.put(key, created);
+            if (ordered != null) {
+                unordered.add(Map.entry(key, created));
+                if (unordered.size() == UNORDERED_MAX) {
+                    orderNewKeys(ordered);
+                }
+            }
         } else if (chain.newestVersion() == version) {
             chain.replaceNewest(value);
             if (value == null) {
@@ -161,6 +177,32 @@ public final class MultiVersionStore implements VersionedStore {
             collectable.addLast(key, chain, version);
         }
         versionCount++;
+    }
+
+    /** The sorted map, up to date: built now if this is the first scan, else with the new keys moved in. */
+    private TreeMap<Bytes, VersionChain> ordered() {
+        TreeMap<Bytes, VersionChain> sorted = ordered;
+        if (sorted == null) {
+            sorted = new TreeMap<>(chains);
+            ordered = sorted;
+        } else {
+            orderNewKeys(sorted);
+        }
+        return sorted;
+    }
+
+    /** Moves the new keys into the sorted map, in key order. */
+    private void orderNewKeys(TreeMap<Bytes, VersionChain> sorted) {
+        if (unordered.isEmpty()) {
+            return;
+        }
+        unordered.sort(Map.Entry.comparingByKey());
+        for (Map.Entry<Bytes, VersionChain> entry : unordered) {
+            if (chains.get(entry.getKey()) == entry.getValue()) {
+                sorted.put(entry.getKey(), entry.getValue());
+            }
+        }
+        unordered.clear();
     }
 
     /**
@@ -188,7 +230,9 @@ public final class MultiVersionStore implements VersionedStore {
             }
             if (before > 0 && chain.collectBelow(horizon)) {
                 chains.remove(key);
-                ordered.remove(key);
+                if (ordered != null) {
+                    ordered.remove(key, chain); // by identity; a chain still unordered is skipped when ordered
+                }
             }
             versionCount -= before - chain.size();
         }
@@ -200,7 +244,7 @@ public final class MultiVersionStore implements VersionedStore {
             throw new SnapshotTooOldException(snapshot, horizon);
         }
         List<Map.Entry<Bytes, VersionedValue>> out = new ArrayList<>(chains.size());
-        for (Map.Entry<Bytes, VersionChain> entry : ordered.entrySet()) {
+        for (Map.Entry<Bytes, VersionChain> entry : ordered().entrySet()) {
             VersionedValue value = entry.getValue().read(snapshot);
             if (value.isPresent()) {
                 out.add(Map.entry(entry.getKey(), value));
@@ -228,18 +272,11 @@ public final class MultiVersionStore implements VersionedStore {
      * An image of the store as it is now, for writing out ({@link FrozenStore#writeNext}) while installs and
      * collection go on. Costs a reference per key and a copy of the collection queue now, and a copy of each chain
      * collection shortens while the image is open; {@link FrozenStore#release} closes it. The keys are copied out of
-     * the sorted map in order (its nodes are not kept: a tree removal may move another node's key into a node).
+     * the sorted map in order (its nodes are not kept: a tree removal may move another node's key into a node), or,
+     * while the store was never scanned, out of the hash map, for the image to sort.
      */
     @Override
     public FrozenStore freeze() {
-        Bytes[] keys = new Bytes[ordered.size()];
-        VersionChain[] frozenChains = new VersionChain[keys.length];
-        int next = 0;
-        for (Map.Entry<Bytes, VersionChain> entry : ordered.entrySet()) {
-            keys[next] = entry.getKey();
-            frozenChains[next] = entry.getValue();
-            next++;
-        }
         int queued = collectable.size();
         Bytes[] queuedKeys = new Bytes[queued];
         long[] queuedVersions = new long[queued];
@@ -247,8 +284,24 @@ public final class MultiVersionStore implements VersionedStore {
             queuedKeys[i] = collectable.keyAt(i);
             queuedVersions[i] = collectable.versionAt(i);
         }
-        FrozenStore image =
-                new FrozenStore(this, horizon, newestVersion, keys, frozenChains, queuedKeys, queuedVersions);
+        FrozenStore image;
+        if (ordered != null) {
+            TreeMap<Bytes, VersionChain> sorted = ordered();
+            Bytes[] keys = new Bytes[sorted.size()];
+            VersionChain[] frozenChains = new VersionChain[keys.length];
+            int next = 0;
+            for (Map.Entry<Bytes, VersionChain> entry : sorted.entrySet()) {
+                keys[next] = entry.getKey();
+                frozenChains[next] = entry.getValue();
+                next++;
+            }
+            image = new FrozenStore(this, horizon, newestVersion, keys, frozenChains, queuedKeys, queuedVersions);
+        } else {
+            // Never scanned: the hash map's entries (whose key and chain never change), sorted later by the image.
+            @SuppressWarnings("unchecked")
+            Map.Entry<Bytes, VersionChain>[] entries = chains.entrySet().toArray(new Map.Entry[0]);
+            image = new FrozenStore(this, horizon, newestVersion, entries, queuedKeys, queuedVersions);
+        }
         images.add(image);
         return image;
     }
@@ -286,7 +339,6 @@ public final class MultiVersionStore implements VersionedStore {
                 if (store.chains.put(key, chain) != null) {
                     throw new MalformedInputException("store snapshot holds key " + key + " twice");
                 }
-                store.ordered.put(key, chain);
             }
         }
         int pending = in.readCount();

@@ -27,8 +27,12 @@ class FrozenStoreTest {
             int keySpace = 2 + random.nextInt(40);
             long[] clock = {0, 0}; // version, horizon
             int before = random.nextInt(400);
+            boolean scanned = random.nextBoolean(); // the live store keeps a sorted map from its first scan on
             for (int i = 0; i < before; i++) {
                 step(random, keySpace, clock, live, twin);
+                if (scanned && i == before / 2) {
+                    live.scan(KeyRange.ALL, 1, false, live.horizon());
+                }
             }
             byte[] expected = bytesOf(twin);
             MultiVersionStore atFreeze = MultiVersionStore.readFrom(new ByteReader(expected));

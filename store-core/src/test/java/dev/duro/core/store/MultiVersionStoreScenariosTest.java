@@ -4,12 +4,41 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class MultiVersionStoreScenariosTest {
     private static final Bytes KEY = Bytes.utf8("k");
     private static final Bytes OLD = Bytes.utf8("old");
     private static final Bytes NEW = Bytes.utf8("new");
+
+    /**
+     * New keys reach the sorted map in batches; keys deleted, collected and written again between batches, across
+     * many batches, scan exactly as a full history says.
+     */
+    @Test
+    void scansAgreeWithTheHistoryAcrossManyBatchesOfNewKeys() {
+        MultiVersionStore store = new MultiVersionStore();
+        NaiveVersionHistory naive = new NaiveVersionHistory();
+        Random random = new Random(7);
+        long version = 0;
+        for (int round = 0; round < 30; round++) {
+            for (int i = 0; i < 1_000; i++) {
+                version++;
+                Bytes key = Bytes.utf8("k" + random.nextInt(20_000));
+                Bytes value = random.nextInt(5) == 0 ? null : Bytes.utf8("v" + version);
+                store.put(key, value, version);
+                naive.put(key, value, version);
+            }
+            store.collectGarbage(version - 500);
+            KeyRange range = KeyRange.prefix(Bytes.utf8("k" + random.nextInt(20)));
+            boolean descending = random.nextBoolean();
+            assertEquals(naive.scan(range, 5_000, descending, version), store.scan(range, 5_000, descending, version));
+        }
+        assertEquals(
+                naive.scan(KeyRange.ALL, 100_000, false, version), store.scan(KeyRange.ALL, 100_000, false, version));
+    }
 
     @Test
     void aReadSeesTheNewestVersionAtOrBelowItsSnapshot() {
