@@ -347,8 +347,9 @@ public final class DuroCli {
 
     @Command(
             name = "shell",
-            description = "An interactive prompt: begin, get, put, delete, commit, rollback, exit. Outside"
-                    + " begin ... commit each get and put is a transaction of its own.")
+            description = "An interactive prompt: begin, get, put, delete, scan FROM TO [LIMIT], scanprefix P [LIMIT],"
+                    + " commit, rollback, exit. Outside begin ... commit each get, put and scan is a transaction of its"
+                    + " own.")
     static final class ShellCommand extends ClientCommand {
         private final InputStream in;
         private final PrintStream out;

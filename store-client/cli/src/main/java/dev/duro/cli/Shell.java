@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * {@code ./duro shell}: an interactive prompt. Outside {@code begin ... commit}, each get and put runs in its
+ * {@code ./duro shell}: an interactive prompt. Outside {@code begin ... commit}, each get, put and scan runs in its
  * own transaction.
  */
 final class Shell {
