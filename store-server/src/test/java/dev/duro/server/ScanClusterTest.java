@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.DuroClient;
 import dev.duro.client.KeyValue;
+import dev.duro.client.ReadConsistency;
 import dev.duro.client.ReadOnlyTransaction;
 import dev.duro.client.ScanOrder;
 import dev.duro.client.Transaction;
@@ -138,6 +139,31 @@ class ScanClusterTest {
         client.put("snap/a", "1");
         assertEquals(List.of(), before.scanPrefix("snap/", 100));
         assertEquals(List.of("snap/a"), keys(client.readOnly(ro -> ro.scanPrefix("snap/", 100))));
+    }
+
+    @Test
+    void aReadOnlyScanAcrossPartitionsReadsEachAtItsCutSoAGlobalWriteIsWhollyAbsent() {
+        ReadOnlyTransaction reader = client.beginReadOnly();
+        List<KeyValue> before = reader.scan("k0398", "k0402", 100); // partitions 0 and 1, at the reader's cut
+        assertEquals(expected(398, 402, false), keys(before));
+        client.transact(
+                tx -> { // a global transaction: one key in each partition the scan crosses
+                    tx.put("k0399z", "new");
+                    tx.put("k0400z", "new");
+                    return null;
+                });
+        try {
+            assertEquals(before, reader.scan("k0398", "k0402", 100));
+            List<String> after =
+                    keys(client.readOnly(ReadConsistency.LINEARIZABLE, ro -> ro.scan("k0398", "k0402", 100)));
+            assertEquals(List.of("k0398", "k0399", "k0399z", "k0400", "k0400z", "k0401"), after);
+        } finally {
+            client.transact(tx -> {
+                tx.delete("k0399z");
+                tx.delete("k0400z");
+                return null;
+            });
+        }
     }
 
     @Test
