@@ -1,6 +1,7 @@
 package dev.duro.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.duro.client.CommitResult;
@@ -9,6 +10,12 @@ import dev.duro.client.KeyValue;
 import dev.duro.client.Transaction;
 import dev.duro.client.TransactionAbortedException;
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
+import dev.duro.core.wire.ErrorCode;
+import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.ReadRequest;
+import dev.duro.core.wire.ScanReply;
+import dev.duro.core.wire.ScanRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Range scans with the hash partitioner (three partitions): every partition is asked and the answers are merged in
  * key order, the limit applied after the merge, pages continuing past the servers' {@code limits.scan-keys-max}
- * (50 here); an update transaction that scans is certified at every partition, so it is global.
+ * (50 here); an update transaction that scans is certified at every partition, so it is global. A scan waits for
+ * its snapshot and refuses a collected one as reads do ({@code engine.snapshots-retained} 20 here).
  */
 class HashScanClusterTest {
     private static final int KEYS = 1_000;
@@ -41,6 +49,7 @@ class HashScanClusterTest {
                 .replication(3)
                 .label("scan-hash")
                 .set("limits.scan-keys-max", "50")
+                .set("engine.snapshots-retained", "20")
                 .start();
         client = cluster.newClient();
         client.transact(tx -> {
@@ -109,5 +118,27 @@ class HashScanClusterTest {
             tx.delete("h/0250x");
             return null;
         });
+    }
+
+    @Test
+    void aScanAtACollectedSnapshotIsTooOldAndOneAheadOfTheReplicaIsNotReady() throws IOException {
+        String counter =
+                TestCluster.keysOf(client.cluster(), 0, "h-counter-", 1).get(0);
+        for (int i = 0; i < 30; i++) { // 30 versions at partition 0, more than it retains
+            client.put(counter, Integer.toString(i));
+        }
+        String node = cluster.replicasOf(0).get(0);
+        KeyRange all = KeyRange.prefix(Bytes.utf8("h/"));
+        try (RawConnection raw = new RawConnection(cluster.clientAddress(node))) {
+            ScanReply latest = assertInstanceOf(
+                    ScanReply.class, raw.call(new ScanRequest(1, 0, ReadRequest.LATEST, 0, all, 5, false)));
+            assertEquals(5, latest.entries().size());
+            ErrorReply tooOld =
+                    assertInstanceOf(ErrorReply.class, raw.call(new ScanRequest(2, 0, 1, 0, all, 5, false)));
+            assertEquals(ErrorCode.SNAPSHOT_TOO_OLD, tooOld.code(), tooOld.message());
+            ErrorReply notReady = assertInstanceOf(
+                    ErrorReply.class, raw.call(new ScanRequest(3, 0, latest.snapshot() + 1_000_000, 0, all, 5, false)));
+            assertEquals(ErrorCode.SNAPSHOT_NOT_READY, notReady.code(), notReady.message());
+        }
     }
 }
