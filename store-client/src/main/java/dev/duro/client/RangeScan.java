@@ -4,6 +4,7 @@ import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
 import dev.duro.core.Write;
 import dev.duro.core.store.StoreEntry;
+import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ScanReply;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntSupplier;
 import javax.annotation.Nullable;
 
 /**
@@ -52,14 +52,22 @@ final class RangeScan {
     private final boolean descending;
     private final PageSource source;
     private final List<Cursor> cursors = new ArrayList<>();
-    /** How many keys a page asks for: those still wanted, plus the own writes that may hide or replace some. */
-    private final IntSupplier pageLimit;
+    /** Own writes inside the range: a page asks for this many keys more than are still wanted. */
+    private final int ownWrites;
+    /** Keys the answer still lacks. */
+    private int wanted;
 
-    private RangeScan(ClusterView view, boolean descending, PageSource source, IntSupplier pageLimit) {
+    private RangeScan(ClusterView view, boolean descending, PageSource source, int limit, int ownWrites) {
         this.view = view;
         this.descending = descending;
         this.source = source;
-        this.pageLimit = pageLimit;
+        this.wanted = limit;
+        this.ownWrites = ownWrites;
+    }
+
+    /** How many keys a page asks for: those still wanted, plus the own writes that may hide or replace some. */
+    private int pageLimit() {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (long) wanted + ownWrites));
     }
 
     /**
@@ -74,9 +82,7 @@ final class RangeScan {
             throw new IllegalArgumentException("a scan's limit is at least 1, was " + limit);
         }
         List<KeyValue> found = new ArrayList<>();
-        int[] wanted = {limit};
-        RangeScan scan = new RangeScan(
-                view, descending, source, () -> (int) Math.min(Integer.MAX_VALUE, (long) wanted[0] + own.size()));
+        RangeScan scan = new RangeScan(view, descending, source, limit, own.size());
         Stream stored = scan.stream(asked);
         TreeMap<Bytes, Write> ownByKey = new TreeMap<>();
         own.forEach(write -> ownByKey.put(write.key(), write));
@@ -104,7 +110,7 @@ final class RangeScan {
                 stored.pop();
                 found.add(new KeyValue(next.key(), next.value()));
             }
-            wanted[0] = limit - found.size();
+            scan.wanted = limit - found.size();
         }
         KeyRange observed = found.size() < limit
                 ? asked
@@ -191,7 +197,7 @@ final class RangeScan {
         void request() {
             if (pending == null && buffer.isEmpty() && left != null) {
                 asked = true;
-                pending = source.page(partition, left, Math.max(1, pageLimit.getAsInt()));
+                pending = source.page(partition, left, pageLimit());
             }
         }
 
@@ -205,8 +211,10 @@ final class RangeScan {
                 for (StoreEntry entry : reply.entries()) {
                     if (!range.contains(entry.key())
                             || (!buffer.isEmpty() && compare(buffer.peekLast().key(), entry.key()) >= 0)) {
-                        throw new IllegalStateException("partition " + partition + " answered a scan of " + range
-                                + " with key " + entry.key() + " out of the range or out of order");
+                        throw new ServerErrorException(
+                                ErrorCode.INTERNAL,
+                                "partition " + partition + " answered a scan of " + range + " with key " + entry.key()
+                                        + " out of the range or out of order");
                     }
                     buffer.addLast(entry);
                 }
