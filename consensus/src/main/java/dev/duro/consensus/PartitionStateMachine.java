@@ -1,6 +1,7 @@
 package dev.duro.consensus;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.codec.MalformedInputException;
@@ -12,6 +13,7 @@ import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.PartitionEngine;
 import dev.duro.core.engine.Vote;
 import dev.duro.core.snapshot.Frontier;
+import dev.duro.core.store.ScanResult;
 import dev.duro.core.store.VersionedValue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -535,6 +537,16 @@ public final class PartitionStateMachine extends BaseStateMachine {
             }
         }
         return values;
+    }
+
+    /**
+     * Scans {@code range} at {@code snapshot}, which must not be above {@link #snapshotCounter()}, under the lock like
+     * {@link #read}: at most {@code limit} present keys, so the caller bounds how long the lock is held.
+     */
+    public ScanResult scan(KeyRange range, int limit, boolean descending, long snapshot) {
+        synchronized (lock) {
+            return engine.scan(range, limit, descending, snapshot);
+        }
     }
 
     /** Completes (with SC) once this replica's SC reaches {@code snapshot}; the caller bounds the wait. */

@@ -1,6 +1,7 @@
 package dev.duro.client;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Limits;
 import dev.duro.core.partition.HashPartitioner;
 import dev.duro.core.partition.Partitioner;
@@ -8,6 +9,7 @@ import dev.duro.core.partition.RangePartitioner;
 import dev.duro.core.wire.ClusterInfoReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.PartitionerSpec;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The client's picture of the cluster: how keys map to partitions and where each partition's replicas are. */
@@ -35,6 +37,42 @@ public final class ClusterView {
     public int partitionOf(Bytes key) {
         return partitioner.partitionOf(key);
     }
+
+    /** Whether keys are stored in order across partitions (the range partitioner), so a scan can go partition by partition. */
+    public boolean ordersKeys() {
+        return info.partitioner().kind() == PartitionerSpec.Kind.RANGE;
+    }
+
+    /**
+     * The partitions that hold keys of {@code range}, each with the part of the range it holds, ascending by key:
+     * with the range partitioner the consecutive partitions the range crosses, each with its slice; with the hash
+     * partitioner every partition, each with the whole range (any of them may hold any key of it).
+     */
+    public List<PartitionRange> partitionsOf(KeyRange range) {
+        List<PartitionRange> slices = new ArrayList<>();
+        if (!ordersKeys()) {
+            for (int p = 0; p < partitionCount(); p++) {
+                slices.add(new PartitionRange(p, range));
+            }
+            return slices;
+        }
+        List<Bytes> splits = info.partitioner().splitPoints();
+        for (int p = partitionOf(range.from()); p < partitionCount(); p++) {
+            Bytes start = p == 0 ? Bytes.EMPTY : splits.get(p - 1);
+            Bytes end = p < splits.size() ? splits.get(p) : null;
+            if (range.to() != null && start.compareTo(range.to()) >= 0) {
+                break;
+            }
+            KeyRange slice = KeyRanges.intersection(range, new KeyRange(start, end));
+            if (slice != null) {
+                slices.add(new PartitionRange(p, slice));
+            }
+        }
+        return slices;
+    }
+
+    /** A partition and the part of a range it holds. */
+    public record PartitionRange(int partition, KeyRange range) {}
 
     /** The cluster's size limits, which the client checks before sending. */
     public Limits limits() {

@@ -1,6 +1,7 @@
 package dev.duro.client;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Limits;
 import dev.duro.core.Write;
 import dev.duro.core.wire.CommitTransaction;
@@ -15,8 +16,8 @@ import java.util.TreeSet;
 import javax.annotation.Nullable;
 
 /**
- * What an update transaction touched: per partition the snapshot its first read fixed, the keys it read and the
- * writes it buffered; from these, the participants of its commit request. Not thread-safe: {@link Transaction}
+ * What an update transaction touched: per partition the snapshot its first read fixed, the keys it read, the ranges
+ * it scanned and the writes it buffered; from these, the participants of its commit request. Not thread-safe: {@link Transaction}
  * guards it with the lock that also freezes the transaction when its commit starts.
  */
 final class Footprint {
@@ -26,6 +27,10 @@ final class Footprint {
 
     private final Map<Bytes, Write> writes = new LinkedHashMap<>();
     private final Map<Bytes, Integer> writePartitions = new HashMap<>();
+    /** Ranges scanned, per partition: each a read of every key in it (docs/ranges.md). */
+    private final Map<Integer, List<KeyRange>> scanned = new TreeMap<>();
+
+    private int scannedCount;
 
     /** The snapshot fixed at {@code partition}, or null if no read has fixed it yet. */
     @Nullable
@@ -43,6 +48,34 @@ final class Footprint {
         for (Bytes key : keys) {
             reads.putIfAbsent(key, partition);
         }
+    }
+
+    /**
+     * Adds the ranges a scan observed, per partition; each counts as one entry towards the transaction key limit,
+     * checked before anything is added.
+     */
+    void addScanned(Map<Integer, List<KeyRange>> observed, Limits limits) {
+        int more = 0;
+        for (List<KeyRange> ranges : observed.values()) {
+            more += ranges.size();
+        }
+        if (more > 0) {
+            limits.checkTransactionKeys(reads.size() + writes.size() + scannedCount + more);
+        }
+        observed.forEach((partition, ranges) ->
+                scanned.computeIfAbsent(partition, p -> new ArrayList<>()).addAll(ranges));
+        scannedCount += more;
+    }
+
+    /** This transaction's buffered writes of keys inside {@code range}. */
+    List<Write> writesIn(KeyRange range) {
+        List<Write> inside = new ArrayList<>();
+        for (Write write : writes.values()) {
+            if (range.contains(write.key())) {
+                inside.add(write);
+            }
+        }
+        return inside;
     }
 
     /** This transaction's own write of {@code key}, if it made one. */
@@ -65,7 +98,7 @@ final class Footprint {
             }
         }
         if (more > 0) {
-            limits.checkTransactionKeys(reads.size() + writes.size() + more);
+            limits.checkTransactionKeys(reads.size() + writes.size() + scannedCount + more);
         }
     }
 
@@ -85,7 +118,10 @@ final class Footprint {
         return unread;
     }
 
-    /** The commit request's participants: every partition read or written, with its snapshot and its sets. */
+    /**
+     * The commit request's participants: every partition read, scanned or written, with its snapshot, its sets and
+     * its scanned ranges.
+     */
     List<CommitTransaction.Participant> participants() {
         Set<Integer> partitions = new TreeSet<>(snapshots.keySet());
         partitions.addAll(writePartitions.values());
@@ -103,7 +139,12 @@ final class Footprint {
                     writeSet.add(write);
                 }
             });
-            participants.add(new CommitTransaction.Participant(partition, snapshots.get(partition), readSet, writeSet));
+            participants.add(new CommitTransaction.Participant(
+                    partition,
+                    snapshots.get(partition),
+                    readSet,
+                    writeSet,
+                    scanned.getOrDefault(partition, List.of())));
         }
         return participants;
     }

@@ -2,6 +2,7 @@ package dev.duro.client;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
+import dev.duro.core.KeyRange;
 import dev.duro.core.wire.ClientRequest;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
@@ -10,6 +11,8 @@ import dev.duro.core.wire.MultiReadReply;
 import dev.duro.core.wire.MultiReadRequest;
 import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.ReadRequest;
+import dev.duro.core.wire.ScanReply;
+import dev.duro.core.wire.ScanRequest;
 import dev.duro.core.wire.ServerReply;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -51,6 +54,20 @@ final class PartitionReader {
     CompletableFuture<MultiReadReply> readAll(List<Bytes> keys, @Nullable Long snapshot, long minVersion) {
         long at = snapshot == null ? ReadRequest.LATEST : snapshot;
         return firstAnswer(id -> new MultiReadRequest(id, partition, at, minVersion, keys), MultiReadReply.class);
+    }
+
+    /**
+     * Scans {@code range} of this partition at one snapshot: at most {@code limit} present keys, fewer if the
+     * server's {@code limits.scan-keys-max} or its reply frame stops it first (the reply then says more remain).
+     *
+     * @param snapshot the snapshot to scan at, or null for the replica's current one
+     * @param minVersion the session token: the replica must have reached this version
+     */
+    CompletableFuture<ScanReply> scan(
+            KeyRange range, int limit, boolean descending, @Nullable Long snapshot, long minVersion) {
+        long at = snapshot == null ? ReadRequest.LATEST : snapshot;
+        return firstAnswer(
+                id -> new ScanRequest(id, partition, at, minVersion, range, limit, descending), ScanReply.class);
     }
 
     private <R extends ServerReply> CompletableFuture<R> firstAnswer(

@@ -2,6 +2,7 @@ package dev.duro.client;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
+import dev.duro.core.KeyRange;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.MultiReadReply;
@@ -55,6 +56,23 @@ public final class ReadOnlyTransaction implements KeyReader {
             }
         });
         return MultiReads.collect(order, Map.of(), groups);
+    }
+
+    /** Scans at this transaction's cut: every partition the scan reads is read at its snapshot in the cut. */
+    @Override
+    public List<KeyValue> scan(KeyRange range, int limit, ScanOrder order) {
+        Transaction.checkRange(range, client.limits());
+        boolean descending = order == ScanOrder.DESCENDING;
+        long[] at = cut();
+        return RangeScan.run(
+                        client.cluster(),
+                        range,
+                        limit,
+                        descending,
+                        List.of(),
+                        (partition, left, wanted) -> new PartitionReader(client, partition, (int) System.nanoTime())
+                                .scan(left, wanted, descending, at[partition], 0))
+                .entries();
     }
 
     /**

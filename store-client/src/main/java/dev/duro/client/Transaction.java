@@ -2,6 +2,7 @@ package dev.duro.client;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
@@ -10,6 +11,7 @@ import dev.duro.core.store.VersionedValue;
 import dev.duro.core.wire.CommitTransaction;
 import dev.duro.core.wire.MultiReadReply;
 import dev.duro.core.wire.ReadReply;
+import dev.duro.core.wire.ScanReply;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -146,6 +148,47 @@ public final class Transaction implements AutoCloseable, KeyReader {
             }
         });
         return MultiReads.collect(order, own, groups);
+    }
+
+    @Override
+    public List<KeyValue> scan(KeyRange range, int limit, ScanOrder order) {
+        requireOpen(READS_FROZEN);
+        checkRange(range, client.limits());
+        boolean descending = order == ScanOrder.DESCENDING;
+        List<Write> own;
+        synchronized (this) {
+            own = footprint.writesIn(range);
+        }
+        RangeScan.Result result = RangeScan.run(
+                client.cluster(),
+                range,
+                limit,
+                descending,
+                own,
+                (partition, left, wanted) -> scanAt(partition, left, wanted, descending));
+        recordScans(result.observed());
+        return result.entries();
+    }
+
+    /** Checks a scan's range against the key limit before anything is sent. */
+    static void checkRange(KeyRange range, Limits limits) {
+        limits.checkKey(range.from());
+        if (range.to() != null) {
+            limits.checkKey(range.to());
+        }
+    }
+
+    /** Adds what a scan observed to the footprint, if the transaction is still open (as {@link #recordReads}). */
+    private synchronized void recordScans(Map<Integer, List<KeyRange>> observed) {
+        requireOpen(READS_FROZEN);
+        footprint.addScanned(observed, client.limits());
+    }
+
+    private CompletableFuture<ScanReply> scanAt(int partition, KeyRange range, int limit, boolean descending) {
+        PartitionReader reader = new PartitionReader(client, partition, spread());
+        long token = client.sessionToken(partition);
+        return atFixedSnapshot(
+                partition, snapshot -> reader.scan(range, limit, descending, snapshot, token), ScanReply::snapshot);
     }
 
     /**

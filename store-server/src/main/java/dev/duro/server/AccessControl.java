@@ -1,6 +1,7 @@
 package dev.duro.server;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Write;
 import dev.duro.core.wire.AdminReply;
 import dev.duro.core.wire.AdminRequest;
@@ -13,6 +14,7 @@ import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.MultiReadRequest;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ReplicaStatusRequest;
+import dev.duro.core.wire.ScanRequest;
 import dev.duro.core.wire.ServerReply;
 import dev.duro.core.wire.SnapshotVectorRequest;
 import dev.duro.server.auth.AdminCommands;
@@ -100,6 +102,15 @@ final class AccessControl {
     /** Null if the rules of {@code table} let {@code user} (null: none) make {@code request}, else the refusal. */
     static @Nullable ErrorReply check(AuthTable table, @Nullable String user, ClientRequest request) {
         long requestId = request.requestId();
+        for (KeyRange range : rangesOf(request)) {
+            if (range.overlaps(RESERVED)) {
+                return new ErrorReply(
+                        requestId,
+                        ErrorCode.PERMISSION_DENIED,
+                        "range " + range + " overlaps the reserved prefix " + AuthTable.RESERVED_PREFIX
+                                + ", which only ./duro admin reaches (the client's scans leave it out)");
+            }
+        }
         for (Bytes key : keysOf(request)) {
             if (AuthTable.isReserved(key)) {
                 return new ErrorReply(
@@ -136,7 +147,16 @@ final class AccessControl {
             }
             return null;
         }
+        if (request instanceof ScanRequest scan) {
+            return needRange(table, user, requestId, scan.range());
+        }
         if (request instanceof CommitTransaction commit) {
+            for (KeyRange range : rangesOf(commit)) {
+                ErrorReply refusal = needRange(table, user, requestId, range);
+                if (refusal != null) {
+                    return refusal;
+                }
+            }
             for (CommitTransaction.Participant participant : commit.participants()) {
                 for (Bytes key : participant.readSet()) {
                     ErrorReply refusal = need(table, user, requestId, key, Permission.READ);
@@ -176,6 +196,50 @@ final class AccessControl {
             return keys;
         }
         return List.of();
+    }
+
+    private static final KeyRange RESERVED = KeyRange.prefix(AuthTable.RESERVED_PREFIX);
+
+    private static List<KeyRange> rangesOf(ClientRequest request) {
+        if (request instanceof ScanRequest scan) {
+            return List.of(scan.range());
+        }
+        if (request instanceof CommitTransaction commit) {
+            List<KeyRange> ranges = new ArrayList<>();
+            commit.participants().forEach(participant -> ranges.addAll(participant.scannedRanges()));
+            return ranges;
+        }
+        return List.of();
+    }
+
+    /**
+     * A range is read only under one grant covering all of it: a prefix of its start whose keys reach past its
+     * end. Root reads every range the reserved check let through.
+     */
+    private static @Nullable ErrorReply needRange(AuthTable table, String user, long requestId, KeyRange range) {
+        AuthTable.User found = table.users().get(user);
+        if (found != null && table.isRoot(user)) {
+            return null;
+        }
+        if (found != null) {
+            for (String role : found.roles()) {
+                for (Grant grant : table.roles().getOrDefault(role, List.of())) {
+                    if (grant.covers(range.from()) && reachesPast(grant.prefix(), range)) {
+                        return null;
+                    }
+                }
+            }
+        }
+        return new ErrorReply(
+                requestId,
+                ErrorCode.PERMISSION_DENIED,
+                "user '" + user + "' may not scan " + range + ": no role of theirs grants read on a prefix"
+                        + " holding the whole range");
+    }
+
+    private static boolean reachesPast(Bytes prefix, KeyRange range) {
+        Bytes end = KeyRange.prefixEnd(prefix);
+        return end == null || (range.to() != null && range.to().compareTo(end) <= 0);
     }
 
     private static @Nullable ErrorReply need(

@@ -194,7 +194,7 @@ public final class DuroServer implements Closeable {
                 tls != null);
         MessageHandler handler = new MessageHandler(
                 codec,
-                new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax()),
+                new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax(), config.scanKeysMax()),
                 coordinator,
                 effects,
                 frontiers,

@@ -14,6 +14,7 @@ import dev.duro.core.wire.MultiReadRequest;
 import dev.duro.core.wire.PeerMessage;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ReplicaStatusRequest;
+import dev.duro.core.wire.ScanRequest;
 import dev.duro.core.wire.ServerReply;
 import dev.duro.core.wire.SnapshotFetchRequest;
 import dev.duro.core.wire.SnapshotVectorReply;
@@ -168,6 +169,9 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         }
         if (request instanceof MultiReadRequest read) {
             return reads.readAll(read).whenComplete((reply, failure) -> metrics.readFinished("multi", startNanos));
+        }
+        if (request instanceof ScanRequest scan) {
+            return reads.scan(scan).whenComplete((reply, failure) -> metrics.readFinished("scan", startNanos));
         }
         if (request instanceof CommitTransaction commit) {
             return coordinator

@@ -4,7 +4,9 @@ import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.GroupStatus;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.Bytes;
+import dev.duro.core.store.ScanResult;
 import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.store.StoreEntry;
 import dev.duro.core.store.VersionedValue;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
@@ -14,6 +16,8 @@ import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ReplicaStatusReply;
 import dev.duro.core.wire.ReplicaStatusRequest;
+import dev.duro.core.wire.ScanReply;
+import dev.duro.core.wire.ScanRequest;
 import dev.duro.core.wire.ServerReply;
 import java.time.Duration;
 import java.util.List;
@@ -33,12 +37,15 @@ final class ReadService {
     private final Duration waitMax;
     /** Room for values in one reply frame: {@code server.frame-bytes-max} less its headers. */
     private final long replyValueBytesMax;
+    /** {@code limits.scan-keys-max}: a scan asking for more keys gets this many, and the reply says more remain. */
+    private final int scanKeysMax;
 
-    ReadService(ConsensusNode consensus, Routing routing, Duration waitMax, int frameBytesMax) {
+    ReadService(ConsensusNode consensus, Routing routing, Duration waitMax, int frameBytesMax, int scanKeysMax) {
         this.consensus = consensus;
         this.routing = routing;
         this.waitMax = waitMax;
         this.replyValueBytesMax = frameBytesMax - (1L << 16);
+        this.scanKeysMax = scanKeysMax;
     }
 
     CompletableFuture<ServerReply> read(ReadRequest request) {
@@ -65,6 +72,37 @@ final class ReadService {
         }
         long needed = request.readsLatest() ? request.minVersion() : Math.max(request.snapshot(), request.minVersion());
         return whenReady(request.requestId(), partition, needed, replica -> readAllNow(request, replica));
+    }
+
+    /**
+     * Scans a range of one partition at one snapshot: waits like {@link #read}, then scans under one acquisition of
+     * the replica's lock, at most {@code limits.scan-keys-max} keys whatever the request's limit, and no more than
+     * one reply frame holds. Either bound cuts the reply short with {@code more} set, and the client continues
+     * after its last key (docs/ranges.md, "Scans over the wire").
+     */
+    CompletableFuture<ServerReply> scan(ScanRequest request) {
+        long needed = request.readsLatest() ? request.minVersion() : Math.max(request.snapshot(), request.minVersion());
+        return whenReady(request.requestId(), request.partition(), needed, replica -> scanNow(request, replica));
+    }
+
+    private ServerReply scanNow(ScanRequest request, PartitionStateMachine replica) {
+        long snapshot = request.readsLatest() ? replica.snapshotCounter() : request.snapshot();
+        ScanResult result;
+        try {
+            result = replica.scan(
+                    request.range(), Math.min(request.limit(), scanKeysMax), request.descending(), snapshot);
+        } catch (SnapshotTooOldException e) {
+            return new ErrorReply(request.requestId(), ErrorCode.SNAPSHOT_TOO_OLD, e.getMessage());
+        }
+        List<StoreEntry> entries = result.entries();
+        long bytes = 0;
+        for (int i = 0; i < entries.size(); i++) {
+            bytes += entries.get(i).key().size() + entries.get(i).value().size();
+            if (bytes > replyValueBytesMax && i > 0) {
+                return new ScanReply(request.requestId(), request.partition(), snapshot, entries.subList(0, i), true);
+            }
+        }
+        return new ScanReply(request.requestId(), request.partition(), snapshot, entries, result.limited());
     }
 
     /** Runs {@code read} once this node's replica of {@code partition} reached {@code needed}, boundedly. */

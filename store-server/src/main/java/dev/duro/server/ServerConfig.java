@@ -80,6 +80,7 @@ public final class ServerConfig {
     private final Duration tickInterval;
     private final Duration frontierInterval;
     private final int frameBytesMax;
+    private final int scanKeysMax;
     private final String logFormat;
     private final Duration authRefresh;
     private final int authPasswordIterations;
@@ -135,6 +136,7 @@ public final class ServerConfig {
         tickInterval = Duration.ofMillis(in.integer(Settings.TICK_MILLIS));
         frontierInterval = Duration.ofMillis(in.integer(Settings.FRONTIER_MILLIS));
         frameBytesMax = in.integer(Settings.FRAME_BYTES_MAX);
+        scanKeysMax = in.integer(Settings.SCAN_KEYS_MAX);
         bindHost = in.string(Settings.BIND_HOST);
         logFormat = in.string(Settings.LOG_FORMAT);
         authRefresh = Duration.ofMillis(in.integer(Settings.AUTH_REFRESH_MILLIS));
@@ -385,6 +387,11 @@ public final class ServerConfig {
 
     public int frameBytesMax() {
         return frameBytesMax;
+    }
+
+    /** {@code limits.scan-keys-max}: most keys one scan request returns. */
+    public int scanKeysMax() {
+        return scanKeysMax;
     }
 
     /** How the node writes its log lines: {@code text} or {@code json} (one object per line). */

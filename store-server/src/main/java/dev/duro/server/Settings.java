@@ -106,6 +106,13 @@ final class Settings {
             1,
             Limits.CEILING.transactionKeysMax(),
             "most keys one transaction reads or writes");
+    static final Int SCAN_KEYS_MAX = new Int(
+            "limits.scan-keys-max",
+            10_000,
+            1,
+            1_000_000,
+            "most keys one scan request returns; a scan asking for more gets this many and the reply says more"
+                    + " remain (the client continues from there), so one request holds a replica's lock boundedly");
     static final Int WINDOW_TRANSACTIONS = new Int(
             "certification.window-transactions",
             CertifierSettings.DEFAULT.windowTransactions(),
@@ -270,6 +277,7 @@ final class Settings {
             KEY_BYTES_MAX,
             VALUE_BYTES_MAX,
             TRANSACTION_KEYS_MAX,
+            SCAN_KEYS_MAX,
             WINDOW_TRANSACTIONS,
             BLOOM_READ_SET_KEYS_MIN,
             SNAPSHOTS_RETAINED,

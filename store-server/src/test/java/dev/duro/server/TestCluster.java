@@ -3,6 +3,7 @@ package dev.duro.server;
 import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.wire.ClusterInfoReply;
 import dev.duro.core.wire.ClusterInfoRequest;
 import dev.duro.core.wire.ErrorReply;
@@ -552,8 +553,7 @@ final class TestCluster implements AutoCloseable {
                     }
                 }
                 for (int p = 0; p < view.partitionCount(); p++) {
-                    String key = keysOf(view, p, "ready-probe-", 1).get(0);
-                    client.put(key, "ready");
+                    client.put(probeKey(view, p), "ready");
                 }
                 return Await.Poll.done(view);
             });
@@ -669,6 +669,24 @@ final class TestCluster implements AutoCloseable {
     }
 
     // ---- keys ----
+
+    /**
+     * A key of {@code partition} to write the readiness probe to: {@code ready-probe-N} where one falls there (the
+     * hash partitioner), else one just after the start of the partition's slice (the range partitioner).
+     */
+    static String probeKey(ClusterView view, int partition) {
+        for (int i = 0; i < 10_000; i++) {
+            if (view.partitionOf(Bytes.utf8("ready-probe-" + i)) == partition) {
+                return "ready-probe-" + i;
+            }
+        }
+        Bytes start = view.partitionsOf(KeyRange.ALL).get(partition).range().from();
+        String key = (start.size() == 0 ? "!" : start.toUtf8()) + "ready-probe";
+        if (view.partitionOf(Bytes.utf8(key)) != partition) {
+            throw new IllegalStateException("no probe key for partition " + partition + " of " + view);
+        }
+        return key;
+    }
 
     /** {@code count} distinct keys starting with {@code prefix} that fall in {@code partition}. */
     static List<String> keysOf(ClusterView view, int partition, String prefix, int count) {

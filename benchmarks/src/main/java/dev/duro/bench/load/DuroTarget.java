@@ -1,9 +1,11 @@
 package dev.duro.bench.load;
 
 import dev.duro.client.DuroClient;
+import dev.duro.client.ScanOrder;
 import dev.duro.client.Transaction;
 import dev.duro.client.TransactionAbortedException;
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.server.tls.CertsCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -96,6 +98,11 @@ public final class DuroTarget implements Target {
     private void execute(TxPlan plan) {
         try {
             // One request per partition for the plan's reads (getAll), as an application would read them.
+            TxPlan.Scan scan = plan.scan();
+            if (scan != null) {
+                client.readOnly(ro -> ro.scan(new KeyRange(scan.from(), null), scan.limit(), ScanOrder.ASCENDING));
+                return;
+            }
             if (plan.kind() == TxKind.READ_ONLY) {
                 if (!plan.reads().isEmpty()) {
                     client.readOnly(ro -> ro.getAll(plan.reads()));

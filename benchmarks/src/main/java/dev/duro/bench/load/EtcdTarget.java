@@ -45,6 +45,7 @@ public final class EtcdTarget implements Target {
     private final Client client;
     private final KV kv;
     private final GetOption readOption;
+    private final boolean serializable;
 
     EtcdTarget(EtcdCluster cluster, boolean serializableReads) {
         this.cluster = cluster;
@@ -52,6 +53,7 @@ public final class EtcdTarget implements Target {
                 .endpoints(cluster.clientUrls().toArray(new String[0]))
                 .build();
         this.kv = client.getKVClient();
+        this.serializable = serializableReads;
         this.readOption =
                 GetOption.builder().withSerializable(serializableReads).build();
     }
@@ -95,6 +97,17 @@ public final class EtcdTarget implements Target {
     }
 
     void execute(TxPlan plan) {
+        TxPlan.Scan scan = plan.scan();
+        if (scan != null) {
+            // The range from the key to the end of etcd's key space ("\0" as the range end), sorted by key.
+            GetOption range = GetOption.builder()
+                    .withSerializable(serializable)
+                    .withRange(ByteSequence.from(new byte[] {0}))
+                    .withLimit(scan.limit())
+                    .build();
+            await(kv.get(ByteSequence.from(scan.from().toByteArray()), range));
+            return;
+        }
         if (plan.kind() == TxKind.READ_ONLY) {
             readOnly(plan.reads());
             return;

@@ -33,7 +33,14 @@ public enum Workload {
             TpcB::source),
     YCSB_A("ycsb-a", "YCSB", "50% read, 50% blind update of one key, 1 KiB values, zipf 0.99", 0, 0.99, Ycsb.mix(50)),
     YCSB_B("ycsb-b", "YCSB", "95% read, 5% blind update of one key, 1 KiB values, zipf 0.99", 0, 0.99, Ycsb.mix(5)),
-    YCSB_C("ycsb-c", "YCSB", "100% read of one key, zipf 0.99", 0, 0.99, Ycsb.mix(0));
+    YCSB_C("ycsb-c", "YCSB", "100% read of one key, zipf 0.99", 0, 0.99, Ycsb.mix(0)),
+    YCSB_E(
+            "ycsb-e",
+            "YCSB",
+            "95% scan of 1-100 keys from a zipf 0.99 start, 5% insert of a new key (also --workload E)",
+            0,
+            0.99,
+            Ycsb.scans(5));
 
     /** Builds one client's transactions. */
     @FunctionalInterface
@@ -73,6 +80,9 @@ public enum Workload {
 
     /** The workload called {@code name} (case-insensitive), as {@code --workload} names it. */
     public static Workload named(String name) {
+        if (name.equalsIgnoreCase("E")) {
+            return YCSB_E; // YCSB's own name for it; A-D are S-DUR's Table I
+        }
         for (Workload workload : values()) {
             if (workload.label.equalsIgnoreCase(name)) {
                 return workload;

@@ -50,6 +50,9 @@ final class Fixtures {
 
     static List<Bytes> keysOf(TxPlan plan) {
         List<Bytes> keys = new ArrayList<>(plan.reads());
+        if (plan.scan() != null) {
+            keys.add(plan.scan().from());
+        }
         if (plan.kind() != TxKind.READ_ONLY) {
             keys.addAll(plan.writes(readsFrom(new HashMap<>(), plan)).keySet());
         }

@@ -1,12 +1,19 @@
 package dev.duro.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -46,5 +53,40 @@ class YcsbTest {
         if (zipf.equals("0")) {
             assertTrue(share < 0.01, "uniform: hottest key share " + share);
         }
+    }
+
+    @Test
+    void workloadEScansShortRangesAndInsertsNewKeysNextToKnownOnes() {
+        assertSame(Workload.YCSB_E, Workload.named("E"));
+        LoadOptions options = Fixtures.options("--workload", "E");
+        Set<Bytes> known = new HashSet<>();
+        KeySpace keys = Fixtures.keys(options);
+        for (int p = 0; p < keys.partitions(); p++) {
+            for (int rank = 0; rank < keys.keysPerPartition(); rank++) {
+                known.add(keys.key(p, rank));
+            }
+        }
+        List<TxPlan> plans = Fixtures.plans(options);
+        assertEquals(5, Fixtures.percent(plans, TxKind.LOCAL), 1.5);
+        assertEquals(95, Fixtures.percent(plans, TxKind.READ_ONLY), 1.5);
+        int longest = 0;
+        for (TxPlan plan : plans) {
+            if (plan.kind() == TxKind.READ_ONLY) {
+                TxPlan.Scan scan = plan.scan();
+                assertTrue(known.contains(scan.from()), "a scan starts at a key of the key space");
+                assertTrue(scan.limit() >= 1 && scan.limit() <= Ycsb.SCAN_KEYS_MAX, "limit " + scan.limit());
+                longest = Math.max(longest, scan.limit());
+                assertEquals(List.of(), plan.reads());
+            } else {
+                assertNull(plan.scan());
+                Map<Bytes, Bytes> writes = plan.writes(List.of());
+                Bytes inserted = writes.keySet().iterator().next();
+                assertEquals(1, writes.size());
+                assertFalse(known.contains(inserted), "an insert writes a new key");
+                assertTrue(known.contains(Bytes.wrap(Arrays.copyOf(inserted.toByteArray(), inserted.size() - 4))));
+                assertEquals(Ycsb.VALUE_BYTES, writes.get(inserted).size());
+            }
+        }
+        assertEquals(Ycsb.SCAN_KEYS_MAX, longest);
     }
 }

@@ -2,9 +2,14 @@ package dev.duro.cli;
 
 import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
+import dev.duro.client.KeyValue;
+import dev.duro.client.ReadConsistency;
+import dev.duro.client.ScanOrder;
 import dev.duro.client.ServerErrorException;
 import dev.duro.client.UnavailableException;
+import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
+import dev.duro.core.KeyRange;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -13,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import javax.annotation.Nullable;
 import picocli.CommandLine;
@@ -27,7 +33,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The client side of {@code ./duro}: {@code put}, {@code get}, {@code shell}, {@code demo}, {@code status},
+ * The client side of {@code ./duro}: {@code put}, {@code get}, {@code scan}, {@code shell}, {@code demo}, {@code status},
  * {@code await-ready} and {@code admin}. Every command takes {@code --cluster host:port,...} (default: the three
  * nodes of {@code ./duro local}), {@code --user} and {@code --password-file} (docs/auth.md), and {@code --help}.
  *
@@ -78,6 +84,7 @@ public final class DuroCli {
         CommandLine duro = new CommandLine(new DuroCli())
                 .addSubcommand(new Put(out))
                 .addSubcommand(new Get(out, err))
+                .addSubcommand(new Scan(out, err))
                 .addSubcommand(new ShellCommand(in, out))
                 .addSubcommand(new DemoCommand(out))
                 .addSubcommand(new Status(out))
@@ -170,6 +177,7 @@ public final class DuroCli {
 
         @Override
         public final Integer call() {
+            validate();
             DuroClient.Builder builder = builder();
             if (passwordFile != null && user == null) {
                 throw new ParameterException(spec.commandLine(), "--password-file needs --user");
@@ -207,6 +215,9 @@ public final class DuroCli {
             }
             return builder.tls(tlsCa, tlsCert, tlsKey);
         }
+
+        /** Refuses a command line whose options do not fit together, before any connection is made. */
+        void validate() {}
 
         /** Runs the command; returns the exit status. */
         abstract int run(DuroClient client);
@@ -292,9 +303,95 @@ public final class DuroCli {
     }
 
     @Command(
+            name = "scan",
+            description = "Prints the keys of [FROM, TO) in order, one 'key value' line each, read at one consistent"
+                    + " cut that includes every commit acknowledged before (a linearizable read-only transaction); or"
+                    + " those starting with --prefix. TO may be \"\" for the end"
+                    + " of the key space. When the limit stops the scan, a note on standard error says so.")
+    static final class Scan extends ClientCommand {
+        private final PrintStream out;
+        private final PrintStream err;
+
+        @Parameters(index = "0", arity = "0..1", paramLabel = "FROM", description = "the first key, inclusive")
+        String from;
+
+        @Parameters(index = "1", arity = "0..1", paramLabel = "TO", description = "the end, exclusive (\"\": none)")
+        String to;
+
+        @Option(names = "--prefix", paramLabel = "P", description = "every key starting with P, instead of FROM TO")
+        String prefix;
+
+        @Option(names = "--desc", description = "from the end of the range down")
+        boolean descending;
+
+        int limit = 1_000;
+
+        Scan(PrintStream out, PrintStream err) {
+            this.out = out;
+            this.err = err;
+        }
+
+        @Option(
+                names = "--limit",
+                paramLabel = "N",
+                defaultValue = "1000",
+                description = "at most N keys (default: ${DEFAULT-VALUE})")
+        void limit(int value) {
+            limit = atLeastOne(value, "--limit");
+        }
+
+        /** The range asked for, refusing a command line that names none or two. */
+        KeyRange range() {
+            if (prefix != null) {
+                if (from != null) {
+                    throw new ParameterException(spec.commandLine(), "give either FROM TO or --prefix, not both");
+                }
+                return KeyRange.prefix(Bytes.utf8(prefix));
+            }
+            if (from == null || to == null) {
+                throw new ParameterException(
+                        spec.commandLine(), "Missing required parameters: FROM TO (or --prefix P)");
+            }
+            Bytes start = Bytes.utf8(from);
+            Bytes end = to.isEmpty() ? null : Bytes.utf8(to);
+            if (end != null && start.compareTo(end) >= 0) {
+                throw new ParameterException(
+                        spec.commandLine(), "TO '" + to + "' must sort after FROM '" + from + "' (or be \"\")");
+            }
+            return new KeyRange(start, end);
+        }
+
+        @Override
+        void validate() {
+            range();
+        }
+
+        @Override
+        int run(DuroClient client) {
+            KeyRange range = range();
+            ScanOrder order = descending ? ScanOrder.DESCENDING : ScanOrder.ASCENDING;
+            // Linearizable: a scan right after a put by another process (another client) shows it.
+            List<KeyValue> found = client.readOnly(ReadConsistency.LINEARIZABLE, ro -> ro.scan(range, limit, order));
+            print(found, out);
+            if (found.size() == limit) {
+                err.println("(stopped at --limit " + limit + "; more keys may follow)");
+            }
+            return 0;
+        }
+
+        /** One {@code key value} line per key, in the scan's order. */
+        static void print(List<KeyValue> found, PrintStream out) {
+            for (KeyValue entry : found) {
+                out.println(entry.keyText() + " " + entry.valueText());
+            }
+        }
+    }
+
+    @Command(
             name = "shell",
-            description = "An interactive prompt: begin, get, put, delete, commit, rollback, exit. Outside"
-                    + " begin ... commit each get and put is a transaction of its own.")
+            description = "An interactive prompt: begin, get, put, delete, scan FROM TO [LIMIT], scanprefix P [LIMIT],"
+                    + " commit, rollback, exit. Outside begin ... commit each get, put and scan is a transaction of its"
+                    + " own.")
     static final class ShellCommand extends ClientCommand {
         private final InputStream in;
         private final PrintStream out;

@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.duro.client.KeyValue;
+import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,15 +22,16 @@ import picocli.CommandLine.ParseResult;
 
 /** The {@code ./duro} client command line as a user meets it: defaults, refusals that name the option, help. */
 class DuroCliTest {
-    private static final String[] COMMANDS = {"put", "get", "shell", "demo", "status", "await-ready"};
+    private static final String[] COMMANDS = {"put", "get", "scan", "shell", "demo", "status", "await-ready"};
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     @Test
     void everyCommandStartsFromTheNodesOfDuroLocalByDefault() {
-        for (String[] args :
-                new String[][] {{"put", "k", "v"}, {"get", "k"}, {"shell"}, {"demo"}, {"status"}, {"await-ready"}}) {
+        for (String[] args : new String[][] {
+            {"put", "k", "v"}, {"get", "k"}, {"scan", "a", "b"}, {"shell"}, {"demo"}, {"status"}, {"await-ready"}
+        }) {
             ParseResult command = parse(args).subcommand();
             assertEquals(DuroCli.DEFAULT_CLUSTER, optionValue(command, "--cluster"), String.join(" ", args));
         }
@@ -73,8 +78,9 @@ class DuroCliTest {
 
     @Test
     void everyCommandTakesTheTlsFiles() {
-        for (String[] args :
-                new String[][] {{"put", "k", "v"}, {"get", "k"}, {"shell"}, {"demo"}, {"status"}, {"await-ready"}}) {
+        for (String[] args : new String[][] {
+            {"put", "k", "v"}, {"get", "k"}, {"scan", "a", "b"}, {"shell"}, {"demo"}, {"status"}, {"await-ready"}
+        }) {
             String[] withTls = java.util.Arrays.copyOf(args, args.length + 6);
             System.arraycopy(
                     new String[] {"--tls-ca", "ca.pem", "--tls-cert", "me.pem", "--tls-key", "me-key.pem"},
@@ -98,6 +104,45 @@ class DuroCliTest {
         err.reset();
         assertEquals(2, run("get", "--tls-ca", "no-such-ca.pem", "k"), () -> err.toString(StandardCharsets.UTF_8));
         assertRefused("the CA file no-such-ca.pem cannot be read", "Usage: duro get");
+    }
+
+    @Test
+    void scanTakesARangeALimitAndADirection() {
+        DuroCli.Scan scan = (DuroCli.Scan) command(parse("scan", "user/", "user0", "--limit", "5", "--desc"));
+        assertEquals(new KeyRange(Bytes.utf8("user/"), Bytes.utf8("user0")), scan.range());
+        assertEquals(5, scan.limit);
+        assertTrue(scan.descending);
+        DuroCli.Scan defaults = (DuroCli.Scan) command(parse("scan", "a", ""));
+        assertEquals(new KeyRange(Bytes.utf8("a"), null), defaults.range());
+        assertEquals(1_000, defaults.limit);
+        DuroCli.Scan prefix = (DuroCli.Scan) command(parse("scan", "--prefix", "user/"));
+        assertEquals(KeyRange.prefix(Bytes.utf8("user/")), prefix.range());
+    }
+
+    @Test
+    void scanPrintsOneKeyValueLinePerKeyInOrder() {
+        PrintStream printed = new PrintStream(out, true, StandardCharsets.UTF_8);
+        DuroCli.Scan.print(
+                List.of(
+                        new KeyValue(Bytes.utf8("a"), Bytes.utf8("1")),
+                        new KeyValue(Bytes.utf8("b"), Bytes.utf8("two"))),
+                printed);
+        assertEquals("a 1" + System.lineSeparator() + "b two" + System.lineSeparator(), stdout());
+    }
+
+    @Test
+    void aScanWithoutARangeOrWithTwoIsRefusedBeforeConnecting() {
+        assertEquals(2, run("scan", "a"));
+        assertRefused("Missing required parameters: FROM TO (or --prefix P)", "Usage: duro scan");
+        err.reset();
+        assertEquals(2, run("scan", "a", "b", "--prefix", "p"));
+        assertRefused("give either FROM TO or --prefix, not both", "Usage: duro scan");
+        err.reset();
+        assertEquals(2, run("scan", "b", "a"));
+        assertRefused("TO 'a' must sort after FROM 'b'", "Usage: duro scan");
+        err.reset();
+        assertEquals(2, run("scan", "a", "b", "--limit", "0"));
+        assertRefused("Invalid value for option '--limit': 0 is below 1", "Usage: duro scan");
     }
 
     @Test

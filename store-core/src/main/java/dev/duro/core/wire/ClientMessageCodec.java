@@ -1,6 +1,7 @@
 package dev.duro.core.wire;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
@@ -8,6 +9,7 @@ import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.engine.CoreCodec;
+import dev.duro.core.store.StoreEntry;
 import dev.duro.core.store.VersionedValue;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,28 +93,45 @@ final class ClientMessageCodec {
         return new MultiReadReply(requestId, partition, snapshot, values);
     }
 
+    /**
+     * Added to a commit's participant count when its participants carry scanned ranges, each after its write set. A
+     * commit without ranges is written as before ranges existed, byte for byte; a server that predates ranges reads
+     * the flagged count as out of range and refuses the frame rather than certify it without its ranges.
+     */
+    static final int RANGES_FLAG = 1 << 13;
+
     static void writeCommitTransaction(ByteWriter out, CommitTransaction commit) {
         out.writeVarLong(commit.requestId());
         CoreCodec.writeTxId(out, commit.tid());
-        out.writeVarLong(commit.participants().size());
+        boolean ranges = commit.hasScannedRanges();
+        out.writeVarLong(commit.participants().size() + (ranges ? RANGES_FLAG : 0));
         for (CommitTransaction.Participant participant : commit.participants()) {
             out.writeVarLong(participant.partition());
             out.writeVarLong(participant.snapshot());
             CoreCodec.writeReadSet(out, participant.readSet());
             CoreCodec.writeWriteSet(out, participant.writeSet());
+            if (ranges) {
+                CoreCodec.writeRanges(out, participant.scannedRanges());
+            }
         }
     }
 
     CommitTransaction readCommitTransaction(ByteReader in) {
         long requestId = in.readVarLong();
         TxId tid = CoreCodec.readTxId(in);
-        int count = in.readVarInt(Limits.PARTITIONS_MAX, "participant count");
+        int flaggedCount = in.readVarInt(RANGES_FLAG + Limits.PARTITIONS_MAX, "participant count");
+        boolean withRanges = flaggedCount >= RANGES_FLAG;
+        int count = withRanges ? flaggedCount - RANGES_FLAG : flaggedCount;
+        if (count > Limits.PARTITIONS_MAX) {
+            throw new MalformedInputException("participant count " + flaggedCount + " is out of range");
+        }
         if (count == 0) {
             throw new MalformedInputException("a transaction needs at least one participant");
         }
         List<CommitTransaction.Participant> participants = new ArrayList<>(Math.min(count, in.remaining()));
         int keys = 0; // the key limit applies to the whole transaction, across its participants
         int previous = -1;
+        boolean anyRange = false;
         for (int i = 0; i < count; i++) {
             int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "participant partition");
             if (partition <= previous) {
@@ -124,9 +143,79 @@ final class ClientMessageCodec {
             keys += readSet.size();
             List<Write> writeSet = core.readWriteSet(in, keys);
             keys += writeSet.size();
-            participants.add(new CommitTransaction.Participant(partition, snapshot, readSet, writeSet));
+            List<KeyRange> ranges = withRanges ? core.readRanges(in, keys) : List.of();
+            keys += ranges.size();
+            anyRange |= !ranges.isEmpty();
+            participants.add(new CommitTransaction.Participant(partition, snapshot, readSet, writeSet, ranges));
+        }
+        if (withRanges && !anyRange) {
+            throw new MalformedInputException("a commit flagged with scanned ranges names at least one");
         }
         return new CommitTransaction(requestId, tid, participants);
+    }
+
+    static void writeScanRequest(ByteWriter out, ScanRequest request) {
+        out.writeVarLong(request.requestId());
+        out.writeVarLong(request.partition());
+        out.writeBoolean(!request.readsLatest());
+        if (!request.readsLatest()) {
+            out.writeVarLong(request.snapshot());
+        }
+        out.writeVarLong(request.minVersion());
+        out.writeBytes(request.range().from());
+        out.writeNullableBytes(request.range().to());
+        out.writeVarLong(request.limit());
+        out.writeBoolean(request.descending());
+    }
+
+    ScanRequest readScanRequest(ByteReader in) {
+        long requestId = in.readVarLong();
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition");
+        long snapshot = in.readBoolean() ? CoreCodec.readNonNegative(in, "snapshot") : ReadRequest.LATEST;
+        long minVersion = CoreCodec.readNonNegative(in, "minimum version");
+        Bytes from = core.readKey(in);
+        Bytes to = in.readBoolean() ? core.readKey(in) : null;
+        if (to != null && from.compareTo(to) >= 0) {
+            throw new MalformedInputException("scan range end " + to + " is not above its start " + from);
+        }
+        int limit = in.readVarInt(Integer.MAX_VALUE, "scan limit");
+        if (limit == 0) {
+            throw new MalformedInputException("a scan's limit is at least 1");
+        }
+        return new ScanRequest(
+                requestId, partition, snapshot, minVersion, new KeyRange(from, to), limit, in.readBoolean());
+    }
+
+    static void writeScanReply(ByteWriter out, ScanReply reply) {
+        out.writeVarLong(reply.requestId());
+        out.writeVarLong(reply.partition());
+        out.writeVarLong(reply.snapshot());
+        out.writeVarLong(reply.entries().size());
+        for (StoreEntry entry : reply.entries()) {
+            out.writeBytes(entry.key());
+            out.writeBytes(entry.value());
+            out.writeVarLong(entry.version());
+        }
+        out.writeBoolean(reply.more());
+    }
+
+    ScanReply readScanReply(ByteReader in) {
+        long requestId = in.readVarLong();
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition");
+        long snapshot = CoreCodec.readNonNegative(in, "snapshot");
+        int count = in.readLength("scan entry count"); // every entry takes at least three bytes
+        List<StoreEntry> entries = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Bytes key = core.readKey(in);
+            Bytes value = in.readBytesExactly(in.readLength("value length"), "value"); // bounded by the frame
+            core.limits().checkValue(value);
+            entries.add(new StoreEntry(key, value, CoreCodec.readNonNegative(in, "version")));
+        }
+        boolean more = in.readBoolean();
+        if (more && entries.isEmpty()) {
+            throw new MalformedInputException("a scan reply that stops early carries at least one entry");
+        }
+        return new ScanReply(requestId, partition, snapshot, entries, more);
     }
 
     static void writeReadReply(ByteWriter out, ReadReply reply) {

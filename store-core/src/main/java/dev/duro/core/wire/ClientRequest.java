@@ -13,6 +13,7 @@ public sealed interface ClientRequest extends Message
                 ReplicaStatusRequest,
                 SnapshotFetchRequest,
                 AuthenticateRequest,
-                AdminRequest {
+                AdminRequest,
+                ScanRequest {
     long requestId();
 }

@@ -3,6 +3,7 @@ package dev.duro.core.wire;
 import static com.google.common.base.Preconditions.checkArgument;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
@@ -26,17 +27,26 @@ public record CommitTransaction(long requestId, TxId tid, List<Participant> part
      * @param readSet keys read at this partition; a key that is also written belongs in {@code writeSet} only (a
      *     write is certified as a read), and the transaction key limit counts the entries of both sets
      * @param writeSet buffered writes to keys of this partition
+     * @param scannedRanges ranges the transaction scanned here, each a read of every key in it (docs/ranges.md);
+     *     each counts as one entry towards the transaction key limit
      */
-    public record Participant(int partition, long snapshot, List<Bytes> readSet, List<Write> writeSet) {
+    public record Participant(
+            int partition, long snapshot, List<Bytes> readSet, List<Write> writeSet, List<KeyRange> scannedRanges) {
         public Participant {
             checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
             checkArgument(snapshot >= 0, "snapshot must be >= 0: %s", snapshot);
             readSet = List.copyOf(readSet);
             writeSet = List.copyOf(writeSet);
+            scannedRanges = List.copyOf(scannedRanges);
+        }
+
+        /** A participant that scanned nothing. */
+        public Participant(int partition, long snapshot, List<Bytes> readSet, List<Write> writeSet) {
+            this(partition, snapshot, readSet, writeSet, List.of());
         }
 
         public int keyCount() {
-            return readSet.size() + writeSet.size();
+            return readSet.size() + writeSet.size() + scannedRanges.size();
         }
     }
 
@@ -64,7 +74,17 @@ public record CommitTransaction(long requestId, TxId tid, List<Participant> part
         return participants.size() > 1;
     }
 
-    /** Read-set and write-set entries over all participants: what the transaction key limit counts. */
+    /** Whether any participant carries scanned ranges (the frame then ends with them). */
+    public boolean hasScannedRanges() {
+        for (Participant participant : participants) {
+            if (!participant.scannedRanges().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Read-set, write-set and scanned-range entries over all participants: what the transaction key limit counts. */
     public int keyCount() {
         int keys = 0;
         for (Participant participant : participants) {
@@ -82,7 +102,13 @@ public record CommitTransaction(long requestId, TxId tid, List<Participant> part
         }
         List<CommitRequest> requests = new ArrayList<>(participants.size());
         for (Participant participant : participants) {
-            requests.add(new CommitRequest(tid, partitions, snapshots, participant.readSet(), participant.writeSet()));
+            requests.add(new CommitRequest(
+                    tid,
+                    partitions,
+                    snapshots,
+                    participant.readSet(),
+                    participant.writeSet(),
+                    participant.scannedRanges()));
         }
         return List.copyOf(requests);
     }

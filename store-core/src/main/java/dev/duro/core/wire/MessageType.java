@@ -19,6 +19,8 @@ public enum MessageType {
     AUTHENTICATE_REQUEST(0x08),
     /** A user, role or auth-switch change, or a question about them (docs/auth.md). */
     ADMIN_REQUEST(0x09),
+    /** The present keys of a range of one partition at a snapshot, with a limit, either way (docs/ranges.md). */
+    SCAN_REQUEST(0x0A),
     READ_REPLY(0x11),
     OUTCOME_REPLY(0x12),
     CLUSTER_INFO_REPLY(0x13),
@@ -29,6 +31,8 @@ public enum MessageType {
     SNAPSHOT_OFFER(0x18),
     /** The answer to an {@code AUTHENTICATE_REQUEST} or an {@code ADMIN_REQUEST} that succeeded. */
     ADMIN_REPLY(0x19),
+    /** The answer to a {@code SCAN_REQUEST}. */
+    SCAN_REPLY(0x1A),
     VOTE(0x21),
     /** 0x22 carried frontiers with a list of recent global commits; retired for this dependency-vector form. */
     FRONTIER(0x23);

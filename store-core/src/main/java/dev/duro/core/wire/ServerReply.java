@@ -10,6 +10,7 @@ public sealed interface ServerReply extends Message
                 SnapshotVectorReply,
                 ReplicaStatusReply,
                 SnapshotOffer,
-                AdminReply {
+                AdminReply,
+                ScanReply {
     long requestId();
 }

@@ -63,6 +63,10 @@ public final class WireCodec {
             ClientMessageCodec.writeMultiReadRequest(out, request);
         } else if (message instanceof MultiReadReply reply) {
             ClientMessageCodec.writeMultiReadReply(out, reply);
+        } else if (message instanceof ScanRequest request) {
+            ClientMessageCodec.writeScanRequest(out, request);
+        } else if (message instanceof ScanReply reply) {
+            ClientMessageCodec.writeScanReply(out, reply);
         } else if (message instanceof CommitTransaction commit) {
             ClientMessageCodec.writeCommitTransaction(out, commit);
         } else if (message instanceof ClusterInfoRequest request) {
@@ -167,6 +171,8 @@ public final class WireCodec {
             case MULTI_READ_REQUEST -> client.readMultiReadRequest(in);
             case MULTI_READ_REPLY -> client.readMultiReadReply(in);
             case COMMIT_TRANSACTION -> client.readCommitTransaction(in);
+            case SCAN_REQUEST -> client.readScanRequest(in);
+            case SCAN_REPLY -> client.readScanReply(in);
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(in.readVarLong());
             case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(
                     in.readVarLong(),

@@ -1,9 +1,11 @@
 package dev.duro.core.wire;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
 import dev.duro.core.Limits;
 import dev.duro.core.codec.Gen;
 import dev.duro.core.engine.Vote;
+import dev.duro.core.store.StoreEntry;
 import dev.duro.core.store.VersionedValue;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +38,15 @@ final class MessageGen {
                     keys(1 + gen.size(20)));
             case MULTI_READ_REPLY -> multiReadReply();
             case COMMIT_TRANSACTION -> commitTransaction();
+            case SCAN_REQUEST -> new ScanRequest(
+                    gen.anyLong(),
+                    gen.partition(),
+                    gen.chance(0.4) ? ReadRequest.LATEST : gen.nonNegative(),
+                    gen.nonNegative(),
+                    range(),
+                    gen.chance(0.1) ? Integer.MAX_VALUE : 1 + gen.size(10_000),
+                    gen.chance(0.5));
+            case SCAN_REPLY -> scanReply();
             case CLUSTER_INFO_REQUEST -> new ClusterInfoRequest(gen.anyLong());
             case SNAPSHOT_VECTOR_REQUEST -> new SnapshotVectorRequest(
                     gen.anyLong(),
@@ -97,6 +108,32 @@ final class MessageGen {
         return new MultiReadReply(gen.anyLong(), gen.partition(), gen.nonNegative(), values);
     }
 
+    /** A range {@code [from, to)} of random keys, open-ended now and then. */
+    KeyRange range() {
+        while (true) {
+            Bytes from = gen.key();
+            if (gen.chance(0.2)) {
+                return new KeyRange(from, null);
+            }
+            Bytes to = gen.key();
+            if (from.compareTo(to) < 0) {
+                return new KeyRange(from, to);
+            }
+            if (to.compareTo(from) < 0) {
+                return new KeyRange(to, from);
+            }
+        }
+    }
+
+    ScanReply scanReply() {
+        List<StoreEntry> entries = new ArrayList<>();
+        for (int i = gen.size(20); i > 0; i--) {
+            entries.add(new StoreEntry(gen.key(), gen.value(), gen.nonNegative()));
+        }
+        return new ScanReply(
+                gen.anyLong(), gen.partition(), gen.nonNegative(), entries, !entries.isEmpty() && gen.chance(0.5));
+    }
+
     ReadReply readReply() {
         Bytes value = gen.chance(0.2) ? null : gen.value();
         return new ReadReply(gen.anyLong(), gen.partition(), gen.nonNegative(), value, gen.nonNegative());
@@ -109,13 +146,20 @@ final class MessageGen {
                 : roll < 0.95 ? 2 + gen.random().nextInt(4) : 50 + gen.random().nextInt(300);
         List<Integer> partitions = gen.partitions(count, count);
         int keysLeft = gen.limits().transactionKeysMax();
+        boolean scans = gen.chance(0.3);
         List<CommitTransaction.Participant> participants = new ArrayList<>();
         for (int partition : partitions) {
             List<Bytes> readSet = gen.readSet(Math.min(keysLeft, count > 10 ? 2 : 20));
             keysLeft -= readSet.size();
             var writeSet = gen.writeSet(Math.min(keysLeft, count > 10 ? 2 : 20));
             keysLeft -= writeSet.size();
-            participants.add(new CommitTransaction.Participant(partition, gen.nonNegative(), readSet, writeSet));
+            List<KeyRange> ranges = new ArrayList<>();
+            for (int i = scans ? gen.size(Math.min(keysLeft, 3)) : 0; i > 0; i--) {
+                ranges.add(range());
+            }
+            keysLeft -= ranges.size();
+            participants.add(
+                    new CommitTransaction.Participant(partition, gen.nonNegative(), readSet, writeSet, ranges));
         }
         return new CommitTransaction(gen.anyLong(), gen.txId(), participants);
     }

@@ -32,6 +32,7 @@ class MessagesTest {
         expected.put(MessageType.SNAPSHOT_FETCH_REQUEST, 0x07);
         expected.put(MessageType.AUTHENTICATE_REQUEST, 0x08);
         expected.put(MessageType.ADMIN_REQUEST, 0x09);
+        expected.put(MessageType.SCAN_REQUEST, 0x0A);
         expected.put(MessageType.READ_REPLY, 0x11);
         expected.put(MessageType.OUTCOME_REPLY, 0x12);
         expected.put(MessageType.CLUSTER_INFO_REPLY, 0x13);
@@ -41,6 +42,7 @@ class MessagesTest {
         expected.put(MessageType.MULTI_READ_REPLY, 0x17);
         expected.put(MessageType.SNAPSHOT_OFFER, 0x18);
         expected.put(MessageType.ADMIN_REPLY, 0x19);
+        expected.put(MessageType.SCAN_REPLY, 0x1A);
         expected.put(MessageType.VOTE, 0x21);
         expected.put(MessageType.FRONTIER, 0x23);
         assertEquals(expected.size(), MessageType.values().length);
