@@ -201,12 +201,25 @@ final class AuthRecord {
         firstLoad.complete(read.table());
     }
 
-    /** The record at a linearizable snapshot, from the local replica or, without one, from a node that has one. */
+    /**
+     * The record at a linearizable snapshot: from the local replica; without one, or when it cannot reach that
+     * snapshot within {@code server.read-wait-millis-max} (it is catching up, perhaps for minutes after a restart
+     * under load, and meanwhile the node would serve nothing), from another replica of the record's partition.
+     */
     CompletableFuture<Versioned> readFresh() {
         PartitionStateMachine replica = consensus.replica(partition);
         if (replica == null) {
             return CompletableFuture.supplyAsync(this::readRemotely, blocking);
         }
+        return readLocally(replica)
+                .exceptionallyCompose(local -> CompletableFuture.supplyAsync(this::readRemotely, blocking));
+    }
+
+    /**
+     * The record at a linearizable snapshot of the local replica only: what this node answers another that asks
+     * ({@code auth-table}), so two nodes that are both behind never ask each other in a loop.
+     */
+    private CompletableFuture<Versioned> readLocally(PartitionStateMachine replica) {
         return consensus
                 .linearizableDeliveredCounter(partition)
                 .thenCompose(replica::awaitSnapshot)
@@ -222,10 +235,16 @@ final class AuthRecord {
         return value == null ? AuthTable.EMPTY : AuthTableCodec.decode(value.toByteArray());
     }
 
-    /** Asks each replica of the record's partition in turn ({@code auth-table}); the first answer wins. */
+    /**
+     * Asks each other replica of the record's partition in turn ({@code auth-table}); the first answer wins. Each
+     * answers from its own replica at a linearizable snapshot, so the record is as fresh as a local read's.
+     */
     private Versioned readRemotely() {
         StringBuilder failures = new StringBuilder();
         for (String node : replicaNodes) {
+            if (node.equals(consensus.nodeId())) {
+                continue;
+            }
             try {
                 AdminReply reply = askForTable(node, nodes.get(node));
                 if (reply.payload() == null) {
@@ -273,7 +292,12 @@ final class AuthRecord {
 
     /** The {@code auth-table} answer: the key's version, then the encoded record (empty: never written). */
     CompletableFuture<Bytes> tablePayload() {
-        return readFresh().thenApply(read -> {
+        PartitionStateMachine replica = consensus.replica(partition);
+        if (replica == null) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("this node holds no replica of partition " + partition));
+        }
+        return readLocally(replica).thenApply(read -> {
             byte[] record = read.version() == 0 && read.table().equals(AuthTable.EMPTY)
                     ? new byte[0]
                     : AuthTableCodec.encode(read.table());

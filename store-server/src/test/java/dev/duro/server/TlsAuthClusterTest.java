@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.duro.client.AuthenticationException;
 import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
 import dev.duro.client.PermissionDeniedException;
+import dev.duro.core.Bytes;
 import dev.duro.core.wire.AdminRequest;
+import dev.duro.core.wire.ErrorCode;
+import dev.duro.core.wire.ErrorReply;
+import dev.duro.core.wire.ReadRequest;
+import dev.duro.core.wire.ServerReply;
 import dev.duro.server.tls.CertsCommand;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,15 +111,22 @@ class TlsAuthClusterTest {
         admin.admin("user-grant-role", List.of("carol", "carol-writer"), null);
         admin.admin("auth-enable", List.of(), null);
 
-        DuroClient anonymous = clientOf(outsider, null);
-        Await.until(outsider + " enforces auth, read from another node over TLS", () -> {
-            try {
-                anonymous.get("carol/probe");
-                return Await.Poll.notYet("an anonymous read was served");
-            } catch (AuthenticationException refused) {
-                return Await.Poll.done(refused);
-            }
-        });
+        // Every node enforces it within its refresh period; the outsider reads the record from another node, over
+        // TLS. A request answered UNAUTHENTICATED by a node's own endpoint shows that node has the new record.
+        SSLContext anonymousTls = TestTls.trustOnly(cluster.tlsDirectory().resolve(CertsCommand.CA_FILE));
+        for (String node : cluster.nodeIds()) {
+            Await.until(node + " enforces auth", () -> {
+                try (RawConnection connection = new RawConnection(cluster.clientAddress(node), anonymousTls)) {
+                    ServerReply reply =
+                            connection.call(new ReadRequest(1, Bytes.utf8("carol/probe"), ReadRequest.LATEST, 0));
+                    return reply instanceof ErrorReply error && error.code() == ErrorCode.UNAUTHENTICATED
+                            ? Await.Poll.done(error)
+                            : Await.Poll.notYet(node + " answered " + reply);
+                } catch (IOException e) {
+                    return Await.Poll.notYet(node + ": " + e);
+                }
+            });
+        }
 
         DuroClient carol = clientOf(outsider, "carol");
         carol.put("carol/x", "1");
