@@ -74,12 +74,30 @@
                     (when (and del (= :ok (:outcome del)) (< (:completed del) invoked))
                       (example :deleted-read {:id id}))]
            :when anomaly]
-       anomaly)
-     (for [[[g id] ins] inserts
-           :when (and (= g group) (= :ok (:outcome ins)) (< (:completed ins) invoked)
-                      (not (present id))
-                      (let [del (get deletes [g id])] (or (nil? del) (> (:invoked del) completed))))]
-       (example :missing-key {:id id})))))
+       anomaly))))
+
+(defn- missing-keys
+  "[:missing-key example] for each scan that began after a key's insert was acknowledged, ended before any delete
+  of it was invoked, and did not return it. A sweep per group over the scans in invocation order keeps the keys
+  acknowledged before the scan began and not deleted before it began (a few, whatever the history's length)."
+  [inserts deletes scans]
+  (for [[group group-scans] (group-by :group scans)
+        :let [acked (->> (for [[[g id :as k] ins] inserts :when (and (= g group) (= :ok (:outcome ins)))]
+                           {:id id :acked (:completed ins)
+                            :deleting (or (some-> (get deletes k) :invoked) Long/MAX_VALUE)})
+                         (sort-by :acked)
+                         vec)
+              live (java.util.HashSet.)
+              next-acked (volatile! 0)]
+        {:keys [invoked completed seen] :as scan} (sort-by :invoked group-scans)
+        :let [_ (while (and (< @next-acked (count acked)) (< (:acked (nth acked @next-acked)) invoked))
+                  (.add live (nth acked @next-acked))
+                  (vswap! next-acked inc))
+              _ (.removeIf live (reify java.util.function.Predicate (test [_ x] (< (:deleting x) invoked))))
+              present (set seen)]
+        key (vec live)
+        :when (and (> (:deleting key) completed) (not (present (:id key))))]
+    [:missing-key (assoc (select-keys scan [:vertex :group :seen]) :id (:id key))]))
 
 (defn- happened
   "The [group id] of the inserts and of the deletes that took effect: ok ones, :info inserts some scan returned,
@@ -141,6 +159,7 @@
         deletes (writes pairs :delete)
         scans (scans pairs)
         found (concat (mapcat #(scan-anomalies opts inserts deletes %) scans)
+                      (missing-keys inserts deletes scans)
                       (cycles pairs inserts deletes scans))
         anomalies (reduce (fn [m [type x]] (update m type (fnil conj []) x)) {} found)
         count-by (fn [m] (into (sorted-map) (frequencies (map :outcome (vals m)))))]

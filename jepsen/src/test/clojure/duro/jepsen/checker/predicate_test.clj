@@ -58,6 +58,11 @@
            (:anomaly-types (predicate/check {:bound 3}
                                             (history [0 :invoke :insert (ins 0 1)] [0 :ok :insert (seen 0 1 [])]
                                                      [1 :invoke :read nil] [1 :ok :read {0 []}]))))))
+  (testing "a scan concurrent with the key's delete need not return it"
+    (is (true? (:valid? (predicate/check {:bound 3}
+                                         (history [0 :invoke :insert (ins 0 1)] [0 :ok :insert (seen 0 1 [])]
+                                                  [1 :invoke :read nil] [0 :invoke :delete (ins 0 1)]
+                                                  [1 :ok :read {0 []}] [0 :ok :delete (ins 0 1)]))))))
   (testing "a scan that returned a key whose delete was acknowledged before it began"
     (is (= [:deleted-read]
            (:anomaly-types (predicate/check {:bound 3}
@@ -69,3 +74,62 @@
            (:anomaly-types (predicate/check {:bound 3}
                                             (history [0 :invoke :insert (ins 0 1)] [0 :fail :insert (ins 0 1) [:full 3]]
                                                      [1 :invoke :read nil] [1 :ok :read {0 [1 7]}])))))))
+
+(defn- simulate
+  "A history of `steps` steps from 5 processes against an in-memory store of 2 groups: each step invokes a process's
+  next operation or completes its pending one. An insert scans at its invocation and commits at its completion,
+  if it saw fewer than `bound` keys and, when `certify?`, no key of its group was inserted or deleted meanwhile
+  (the scanned range's certification); without it, a phantom commits. Reads take effect at their invocation."
+  [seed steps bound certify?]
+  (let [rng (java.util.Random. seed)
+        groups 2]
+    (loop [step 0, store {0 #{} 1 #{}}, versions {0 0 1 0}, pending {}, deletable [], next-id 0, out []]
+      (if (= step steps)
+        (let [final {:process 9 :f :read :value nil}]
+          (h/index (conj out (assoc final :type :invoke) (assoc final :type :ok :value (into (sorted-map) (update-vals store (comp vec sort)))))))
+        (let [p (.nextInt rng 5)]
+          (if-let [{:keys [op seen version result]} (pending p)]
+            (let [{:keys [group id]} (:value op)
+                  done (assoc op :type :ok)
+                  pending (dissoc pending p)]
+              (case (:f op)
+                :read (recur (inc step) store versions pending deletable next-id (conj out (assoc done :value result)))
+                :delete (recur (inc step) (update store group disj id) (update versions group inc) pending deletable
+                               next-id (conj out done))
+                :insert (cond
+                          (>= (count seen) bound)
+                          (recur (inc step) store versions pending deletable next-id
+                                 (conj out (assoc op :type :fail :error [:full (count seen)])))
+                          (and certify? (not= version (versions group)))
+                          (recur (inc step) store versions pending deletable next-id
+                                 (conj out (assoc op :type :fail :error [:aborted "phantom"])))
+                          :else
+                          (recur (inc step) (update store group conj id) (update versions group inc) pending
+                                 (conj deletable [group id]) next-id
+                                 (conj out (assoc done :value (assoc (:value op) :seen (vec (sort seen)))))))))
+            (let [g (.nextInt rng groups)
+                  x (.nextDouble rng)
+                  [op deletable next-id]
+                  (cond
+                    (< x 0.2) [{:f :read :value nil} deletable next-id]
+                    (and (< x 0.45) (seq deletable))
+                    (let [i (.nextInt rng (count deletable))
+                          [dg id] (nth deletable i)]
+                      [{:f :delete :value {:group dg :id id}}
+                       (into (subvec deletable 0 i) (subvec deletable (inc i))) next-id])
+                    :else [{:f :insert :value {:group g :id next-id}} deletable (inc next-id)])
+                  op (assoc op :process p)]
+              (recur (inc step) store versions
+                     (assoc pending p {:op op
+                                       :result (into (sorted-map) (update-vals store (comp vec sort)))
+                                       :seen (store (:group (:value op)) #{})
+                                       :version (versions (:group (:value op)) 0)})
+                     deletable next-id (conj out (assoc op :type :invoke))))))))))
+
+(deftest a-store-that-certifies-scanned-ranges-passes-and-one-that-ignores-them-is-caught
+  (doseq [seed (range 5)]
+    (let [good (predicate/check {:bound 3} (simulate seed 600 3 true))
+          bad (predicate/check {:bound 3} (simulate seed 600 3 false))]
+      (is (true? (:valid? good)) (str "seed " seed ": " (pr-str (:anomaly-types good))))
+      (is (false? (:valid? bad)) (str "seed " seed))
+      (is (some #{:G2 :G-single :bound-exceeded} (:anomaly-types bad)) (str "seed " seed ": " (pr-str (:anomaly-types bad)))))))
