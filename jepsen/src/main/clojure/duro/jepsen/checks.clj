@@ -13,7 +13,8 @@
    ;; register: linearizable runs ours and Porcupine; ours alone too, so a missing Porcupine leaves a verdict
    :register ['duro.jepsen.checker.linearizable 'duro.jepsen.checker.register]
    :bank ['duro.jepsen.checker.bank]
-   :set ['duro.jepsen.checker.set]})
+   :set ['duro.jepsen.checker.set]
+   :predicate ['duro.jepsen.checker.predicate]})
 
 (defn- resolve-check [ns-sym]
   (try (requiring-resolve (symbol (str ns-sym) "check"))

@@ -11,7 +11,7 @@
            (java.time.format DateTimeFormatter))
   (:gen-class))
 
-(def workload-names [:list-append :register :bank :set])
+(def workload-names [:list-append :register :bank :set :predicate])
 (def nemesis-names [:kill :pause :partition :loss :wipe :mix])
 
 (defn- parse-nemesis [s]
@@ -36,7 +36,7 @@
       :else [k (str/trim (subs s (inc i)))])))
 
 (def options
-  [["-w" "--workload NAME" "list-append, register, bank or set"
+  [["-w" "--workload NAME" "list-append, register, bank, set or predicate"
     :default :list-append :parse-fn keyword :validate [(set workload-names) "unknown workload"]]
    ["-n" "--nemesis KINDS" "comma-separated: kill, pause, partition, loss, wipe, mix (or none)"
     :default [] :default-desc "none" :parse-fn parse-nemesis

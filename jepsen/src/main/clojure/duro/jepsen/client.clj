@@ -6,7 +6,7 @@
 
   Values are UTF-8 text: list-append lists as comma-separated integers, registers and balances as integers."
   (:require [clojure.string :as str])
-  (:import (dev.duro.client DuroClient ReadConsistency ReadOnlyTransaction Transaction
+  (:import (dev.duro.client DuroClient KeyValue ReadConsistency ReadOnlyTransaction Transaction
                             TransactionAbortedException UnavailableException)
            (dev.duro.core Bytes DuroException)
            (dev.duro.core.store SnapshotTooOldException)
@@ -18,6 +18,9 @@
 (defn reg-key ^String [k] (str "reg/" k))
 (defn acct-key ^String [a] (str "bank/" a))
 (defn set-key ^String [x] (str "set/" x))
+(def pred-root "pred/")
+(defn pred-prefix ^String [g] (str pred-root g "/"))
+(defn pred-key ^String [g id] (format "%s%d/%08d" pred-root g id))
 
 (defn parse-list [^String s]
   (if (or (nil? s) (str/blank? s)) [] (mapv parse-long (str/split s #","))))
@@ -189,3 +192,50 @@
                   vals (read-many ro (map set-key (range n)))]
               (assoc op :type :ok
                      :value (vec (keep-indexed (fn [i v] (when v i)) vals)))))))
+
+;; ---- predicate ----
+
+(def ^:private pred-scan-limit
+  "Scans ask for this many keys at most: far above the bound, so a scan observes (and certifies) its whole
+  prefix, and a group that grew past the bound is seen whole."
+  10000)
+
+(defn- pred-entry
+  "[group id] of a key pred/<group>/<id>."
+  [^KeyValue kv]
+  (let [[_ g id] (str/split (.keyText kv) #"/")]
+    [(parse-long g) (parse-long id)]))
+
+(defn predicate
+  "{:f :insert :value {:group g :id x}}: an update transaction scans prefix pred/<g>/ and inserts pred/<g>/<x>
+  only if it saw fewer than `bound` keys (else it fails with [:full n] without committing); ok, the value gains
+  :seen, the sorted ids the scan returned, and (on-inserted g x) is called. The bound is guarded by nothing but
+  the scan: two concurrent inserts that both saw bound - 1 keys and both commit are a phantom.
+  {:f :delete :value {:group g :id x}}: a blind delete of pred/<g>/<x> (no read).
+  {:f :read}: one linearizable read-only scan of every group; ok, {group [ids]} for groups 0..groups-1."
+  [groups bound on-inserted ^DuroClient c op]
+  (guarded op
+    (case (:f op)
+      :insert (with-open [^Transaction tx (.begin c)]
+                (let [{:keys [group id]} (:value op)
+                      seen (vec (sort (map (comp second pred-entry)
+                                           (.scanPrefix tx (pred-prefix group) (int pred-scan-limit)))))]
+                  (if (>= (count seen) bound)
+                    (assoc op :type :fail :error [:full (count seen)])
+                    (do (.put tx (pred-key group id) "1")
+                        (committing!)
+                        (.commit tx)
+                        (on-inserted group id)
+                        (assoc op :type :ok :value (assoc (:value op) :seen seen))))))
+      :delete (with-open [^Transaction tx (.begin c)]
+                (let [{:keys [group id]} (:value op)]
+                  (.delete tx (pred-key group id))
+                  (committing!)
+                  (.commit tx)
+                  (assoc op :type :ok)))
+      :read (let [ro (read-only c)
+                  found (map pred-entry (.scanPrefix ro ^String pred-root (int pred-scan-limit)))]
+              (assoc op :type :ok
+                     :value (reduce (fn [m [g id]] (update m g (fnil conj []) id))
+                                    (into (sorted-map) (for [g (range groups)] [g []]))
+                                    found))))))

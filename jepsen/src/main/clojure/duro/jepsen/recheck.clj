@@ -19,7 +19,8 @@
         workload (:workload test)
         opts (or (:check-opts old)
                  (merge {:quiet-from-ns 0 :workload workload}
-                        (when (= :bank workload) {:accounts (vec (range 8)) :total 800})))
+                        (when (= :bank workload) {:accounts (vec (range 8)) :total 800})
+                        (when (= :predicate workload) {:groups 4 :bound 5})))
         result (checks/check workload opts (read-history dir))]
     (store/write-edn! (io/file dir "results-recheck.edn") (assoc result :check-opts opts))
     (println (pr-str (:valid? result)) (str dir)

@@ -15,6 +15,7 @@
             [duro.jepsen.util :as u]
             [duro.jepsen.workload.bank :as bank]
             [duro.jepsen.workload.list-append :as list-append]
+            [duro.jepsen.workload.predicate :as predicate]
             [duro.jepsen.workload.register :as register]
             [duro.jepsen.workload.set :as set-wl])
   (:import (dev.duro.client DuroClient)
@@ -26,7 +27,8 @@
   {:list-append list-append/workload
    :register register/workload
    :bank bank/workload
-   :set set-wl/workload})
+   :set set-wl/workload
+   :predicate predicate/workload})
 
 (defn- nemesis-label
   "partition+kill: no commas, as the run directory holds the nodes' data directories and Ratis reads a comma
