@@ -275,6 +275,11 @@ final class NodeConnection {
             } else {
                 waiting.complete(reply);
             }
+            if (credentials != null && reply instanceof ErrorReply error && error.code() == ErrorCode.UNAUTHENTICATED) {
+                // The login no longer holds (the user was removed, or given a new password: docs/auth.md): the
+                // next request opens a new connection, which logs in again.
+                context.close();
+            }
         }
 
         @Override

@@ -95,7 +95,7 @@ final class AccessControl {
         if (request instanceof AdminRequest admin) {
             return admin(channel, table, admin);
         }
-        ErrorReply refusal = check(table, Principals.user(channel), request);
+        ErrorReply refusal = check(table, Principals.user(channel, table), request);
         return refusal == null ? next.apply(request) : CompletableFuture.completedFuture(refusal);
     }
 
@@ -289,6 +289,7 @@ final class AccessControl {
                         if (!passwords.verify(user.name(), request.password(), user.password())) {
                             return null;
                         }
+                        channel.attr(Principals.PASSWORD).set(user.password());
                         channel.attr(Principals.USER).set(user.name());
                         return new AdminReply(request.requestId(), "authenticated as " + user.name(), null);
                     },
@@ -312,7 +313,7 @@ final class AccessControl {
 
     private CompletableFuture<ServerReply> admin(Channel channel, AuthTable table, AdminRequest request) {
         long requestId = request.requestId();
-        String user = Principals.user(channel);
+        String user = Principals.user(channel, table);
         String command = request.command();
         if (command.equals(AdminCommands.TABLE)) {
             boolean allowed = peerIdentityRequired

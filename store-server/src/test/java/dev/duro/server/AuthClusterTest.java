@@ -206,6 +206,56 @@ class AuthClusterTest {
         }
     }
 
+    /**
+     * A password login holds only while the record keeps the password it was checked against: a user removed and
+     * added again under the same name (a new salt, so a new hash, whatever the password) is someone new, and a
+     * connection that logged in as the old one is unauthenticated at every node; the client logs in again.
+     */
+    @Test
+    void aLoginEndsWhenItsUserIsRemovedOrGivenANewPassword() throws IOException {
+        enableWithAliceAndBob();
+        DuroClient root = client("root", ROOT_PASSWORD);
+        DuroClient bob = client("bob", BOB_PASSWORD);
+        assertEquals(null, bob.get("app/unset"));
+        try (RawConnection connection = new RawConnection(cluster.clientAddress("n3"))) {
+            assertInstanceOf(
+                    AdminReply.class,
+                    connection.call(
+                            new AuthenticateRequest(requestIds.incrementAndGet(), "bob", Bytes.utf8(BOB_PASSWORD))));
+            assertInstanceOf(ReadReply.class, connection.call(readRequest("app/unset")));
+
+            root.admin("user-remove", List.of("bob"), null);
+            root.admin("user-add", List.of("bob"), BOB_PASSWORD.toCharArray());
+            root.admin("user-grant-role", List.of("bob", "app-reader"), null);
+
+            Await.until("n3 ends bob's old login", () -> {
+                ServerReply reply;
+                try {
+                    reply = connection.call(readRequest("app/unset"));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                return reply instanceof ErrorReply error && error.code() == ErrorCode.UNAUTHENTICATED
+                        ? Await.Poll.done(error)
+                        : Await.Poll.notYet("n3 answered " + reply);
+            });
+            assertInstanceOf(
+                    AdminReply.class,
+                    connection.call(
+                            new AuthenticateRequest(requestIds.incrementAndGet(), "bob", Bytes.utf8(BOB_PASSWORD))),
+                    "logging in again works");
+            assertInstanceOf(ReadReply.class, connection.call(readRequest("app/unset")));
+        }
+        // The client whose connections logged in as the old bob logs in again by itself.
+        Await.until("bob's client reads again", () -> {
+            try {
+                return Await.Poll.done(bob.get("app/unset") == null);
+            } catch (AuthenticationException stale) {
+                return Await.Poll.notYet(stale.getMessage());
+            }
+        });
+    }
+
     @Test
     void reservedKeysAndAdminCommandsAreRefusedToOrdinaryUsers() {
         enableWithAliceAndBob();
