@@ -116,10 +116,10 @@ public final class PartitionStateMachine extends BaseStateMachine {
     private final AtomicLong leaderChanges = new AtomicLong();
 
     /**
-     * Whether a snapshot this replica fetched has been handed to Ratis and not yet loaded ({@link #reinitialize}
-     * clears it). While it is set, another fetch is refused: see {@link #notifyInstallSnapshotFromLeader}.
+     * Completes once the snapshot this replica fetched last has been loaded ({@link #reinitialize}); the next fetch
+     * waits for it: see {@link #notifyInstallSnapshotFromLeader}.
      */
-    private volatile boolean fetchedNotLoaded;
+    private volatile CompletableFuture<Void> lastFetchLoaded = CompletableFuture.completedFuture(null);
 
     /** Whether this replica is the Raft leader, as last notified; written under {@link #lock}. */
     private volatile boolean leader;
@@ -206,7 +206,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
             }
             snapshots.resume();
         } finally {
-            fetchedNotLoaded = false;
+            lastFetchLoaded.complete(null);
             context.close();
         }
     }
@@ -225,11 +225,12 @@ public final class PartitionStateMachine extends BaseStateMachine {
      * (the leader moved, its snapshot was replaced, the connection broke) Ratis asks again with the leader's next
      * message.
      *
-     * <p>While a snapshot fetched before is still being loaded, the request is refused and the leader asks again
-     * later. Ratis asks as soon as it has requested the reload, and a second answer while the first reload runs is
-     * lost: its reload request is overwritten when the first one ends, yet the log already starts after the second
-     * snapshot, so the replica stays at the first one's index and never applies another entry (seen with snapshots
-     * of 65 MB taking 3.5 s to load, docs/replication.md).
+     * <p>While a snapshot fetched before is still being loaded, the next fetch waits until it is. Ratis asks as soon
+     * as it has requested the reload, and a second answer while the first reload runs is lost: its reload request is
+     * overwritten when the first one ends, yet the log already starts after the second snapshot, so the replica
+     * stayed at the first one's index and never applied another entry (seen with snapshots of 65 MB taking 3.5 s to
+     * load, docs/replication.md). Ratis asks again only after an answer or a failure, and reloads a fetched snapshot
+     * before it asks again, so the wait always ends.
      */
     @Override
     public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto role, TermIndex firstInLog) {
@@ -237,16 +238,11 @@ public final class PartitionStateMachine extends BaseStateMachine {
                         role.getFollowerInfo().getLeaderInfo().getId().getId())
                 .toString();
         long indexMin = Math.max(0, firstInLog.getIndex() - 1);
-        if (fetchedNotLoaded) {
-            return CompletableFuture.failedFuture(new IOException("partition " + partition
-                    + ": a snapshot fetched before is still being loaded; not fetching one at or after index "
-                    + indexMin + " from " + leaderNode + " until it is"));
-        }
-        return CompletableFuture.supplyAsync(
-                () -> {
+        return lastFetchLoaded.thenApplyAsync(
+                loaded -> {
                     try {
                         TermIndex fetched = fetchSnapshot(leaderNode, indexMin);
-                        fetchedNotLoaded = true; // before Ratis can learn of it and ask for the reload
+                        lastFetchLoaded = new CompletableFuture<>(); // before Ratis can learn of it and reload
                         return fetched;
                     } catch (IOException e) {
                         LOG.warn(

@@ -45,9 +45,12 @@ class LargeSnapshotCatchUpTest {
                 .flavour(TestCluster.Flavour.PROCESSES)
                 .set("raft.snapshot-every-entries", "20")
                 .set("raft.fsync", "false")
-                // Each node holds two partitions of up to about 110 MB, and a leader keeps, per follower and
-                // partition, up to 8 outstanding appends of up to 5 MB (docs/replication.md, "Memory").
-                .jvmOptions("-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError")
+                // Each node holds two partitions, which grow for as long as the test runs: up to 164 MB each on
+                // a quiet machine (2026-11-25), where 768 MB ran a catching-up node out of heap. Loading a snapshot
+                // needs its file and the state decoded from it at once, beside the other partition, and a leader
+                // keeps, per follower and partition, up to 8 outstanding appends of up to 5 MB
+                // (docs/replication.md, "Memory").
+                .jvmOptions("-Xmx1280m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError")
                 .start();
         client = cluster.newClient();
         faults = new ClusterFaults(cluster, client);
