@@ -1,9 +1,9 @@
 package dev.duro.bench;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.VersionedValue;
 import dev.duro.core.store.FrozenStore;
 import dev.duro.core.store.MultiVersionStore;
-import dev.duro.core.store.VersionedValue;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

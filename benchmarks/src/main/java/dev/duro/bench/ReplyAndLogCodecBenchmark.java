@@ -2,12 +2,13 @@ package dev.duro.bench;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
-import dev.duro.core.engine.Outcome;
-import dev.duro.core.wire.LogEntryCodec;
+import dev.duro.core.node.LogEntryCodec;
+import dev.duro.core.node.PeerMessageCodec;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.OutcomeReply;
 import dev.duro.core.wire.ReadReply;
@@ -39,7 +40,7 @@ public class ReplyAndLogCodecBenchmark {
     /** Commit requests in the benchmarked log entry. */
     public static final int ENTRY_COMMANDS = 16;
 
-    private final WireCodec wire = new WireCodec(Limits.DEFAULT);
+    private final WireCodec wire = PeerMessageCodec.wireCodec(Limits.DEFAULT);
     private final LogEntryCodec log = new LogEntryCodec(Limits.DEFAULT);
     private ReadReply readReply;
     private OutcomeReply outcomeReply;

@@ -4,6 +4,7 @@ import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
+import dev.duro.core.node.PeerMessageCodec;
 import dev.duro.core.wire.CommitTransaction;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.WireCodec;
@@ -36,7 +37,7 @@ public class WireCodecBenchmark {
     @Param({"1", "2"})
     public int partitions;
 
-    private final WireCodec codec = new WireCodec(Limits.DEFAULT);
+    private final WireCodec codec = PeerMessageCodec.wireCodec(Limits.DEFAULT);
     private CommitTransaction commit;
     private byte[] frame;
 

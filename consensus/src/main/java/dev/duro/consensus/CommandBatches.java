@@ -4,7 +4,7 @@ import dev.duro.core.Limits;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CoreCodec;
-import dev.duro.core.wire.LogEntryCodec;
+import dev.duro.core.node.LogEntryCodec;
 import java.util.List;
 
 /**

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineSettings;
-import dev.duro.core.engine.Outcome;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;

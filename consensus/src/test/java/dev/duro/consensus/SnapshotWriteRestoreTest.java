@@ -10,15 +10,15 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
+import dev.duro.core.VersionedValue;
 import dev.duro.core.Write;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineSettings;
-import dev.duro.core.engine.Outcome;
 import dev.duro.core.snapshot.Frontier;
-import dev.duro.core.store.VersionedValue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

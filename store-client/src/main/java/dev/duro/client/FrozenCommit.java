@@ -1,8 +1,8 @@
 package dev.duro.client;
 
 import dev.duro.core.DuroException;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
-import dev.duro.core.engine.Outcome;
 import dev.duro.core.wire.CommitTransaction;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;

@@ -2,7 +2,7 @@ package dev.duro.client;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
-import dev.duro.core.store.VersionedValue;
+import dev.duro.core.VersionedValue;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

@@ -2,8 +2,8 @@ package dev.duro.client;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
+import dev.duro.core.StoreEntry;
 import dev.duro.core.Write;
-import dev.duro.core.store.StoreEntry;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ScanReply;
 import java.util.ArrayDeque;

@@ -2,7 +2,7 @@ package dev.duro.client;
 
 import dev.duro.core.DuroException;
 import dev.duro.core.Limits;
-import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.SnapshotTooOldException;
 import dev.duro.core.wire.ClientRequest;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;

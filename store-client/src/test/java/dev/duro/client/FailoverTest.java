@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.SnapshotTooOldException;
 import dev.duro.core.wire.ErrorCode;
 import java.time.Duration;
 import java.util.HashSet;

@@ -28,6 +28,29 @@ class ModuleBoundariesTest {
     }
 
     @Test
+    void clientSeesOnlyTheWireModuleNotTheEngine() {
+        JavaClasses client = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.duro.client");
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.duro.core.engine..",
+                        "dev.duro.core.store..",
+                        "dev.duro.core.certify..",
+                        "dev.duro.core.snapshot..",
+                        "dev.duro.core.node..")
+                .because("the client depends on store-wire only (docs/architecture.md §1)")
+                .check(client);
+        // Not only unused: absent. The client's own classpath (its pom's dependencies) holds no engine.
+        Assertions.assertThrows(
+                ClassNotFoundException.class, () -> Class.forName("dev.duro.core.engine.PartitionEngine"));
+        Assertions.assertThrows(
+                ClassNotFoundException.class, () -> Class.forName("com.github.benmanes.caffeine.cache.Caffeine"));
+    }
+
+    @Test
     void clientLogsThroughTheSlf4jApiOnlySoThatApplicationsChooseTheBackend() {
         JavaClasses client = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.SnapshotTooOldException;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.SnapshotVectorReply;

@@ -81,12 +81,30 @@ class ModuleBoundariesTest {
 
     @Test
     void packagesDependOnEachOtherWithoutCycles() {
-        // The engine encodes its own types (engine.CoreCodec) over codec's byte readers and writers; codec sees
-        // nothing above it, so it can be read, fuzzed and changed alone.
+        // The engine encodes its own types (engine.CoreCodec) over codec's value codec and byte readers and
+        // writers; codec sees nothing above it, so it can be read, fuzzed and changed alone.
         slices().matching("dev.duro.core.(*)..")
                 .should()
                 .beFreeOfCycles()
                 .because("a package is understood from the packages below it (docs/architecture.md §1)")
+                .check(core);
+    }
+
+    @Test
+    void theWireModuleSeesNothingOfTheEngine() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "dev.duro.core", "dev.duro.core.codec..", "dev.duro.core.partition..", "dev.duro.core.wire..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "dev.duro.core.engine..",
+                        "dev.duro.core.store..",
+                        "dev.duro.core.certify..",
+                        "dev.duro.core.snapshot..",
+                        "dev.duro.core.node..")
+                .because("store-wire is all a client depends on (docs/architecture.md §1)")
                 .check(core);
     }
 }

@@ -4,6 +4,7 @@ import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.OverloadedException;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.node.CommitRequests;
 import dev.duro.core.wire.CommitTransaction;
 import dev.duro.core.wire.ErrorCode;
 import dev.duro.core.wire.ErrorReply;
@@ -111,7 +112,7 @@ final class Coordinator {
             return reply(new ErrorReply(requestId, ErrorCode.OVERLOADED, e.getMessage()));
         }
         CompletableFuture<ServerReply> result = new CompletableFuture<>();
-        List<CommitRequest> requests = transaction.toCommitRequests();
+        List<CommitRequest> requests = CommitRequests.of(transaction);
         for (int i = 0; i < requests.size(); i++) {
             int partition = transaction.participants().get(i).partition();
             try {

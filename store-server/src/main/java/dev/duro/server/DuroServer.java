@@ -6,6 +6,7 @@ import dev.duro.consensus.LogContext;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.consensus.RaftTls;
 import dev.duro.consensus.RaftTopology;
+import dev.duro.core.node.PeerMessageCodec;
 import dev.duro.core.wire.ClusterInfoReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.WireCodec;
@@ -95,7 +96,7 @@ public final class DuroServer implements Closeable {
         this.tls = config.tls() == null
                 ? null
                 : new NodeTls(config.tls(), config.nodes().keySet());
-        WireCodec codec = new WireCodec(config.limits());
+        WireCodec codec = PeerMessageCodec.wireCodec(config.limits());
         this.peers = new PeerLinks(workerGroup, codec, config.nodes(), config.frameBytesMax(), tls);
     }
 
@@ -142,7 +143,7 @@ public final class DuroServer implements Closeable {
     }
 
     private void startAll() throws IOException {
-        WireCodec codec = new WireCodec(config.limits());
+        WireCodec codec = PeerMessageCodec.wireCodec(config.limits());
         OutcomeWaiters waiters = new OutcomeWaiters(config.inflightCommitsMax());
         ServerEffects effects = new ServerEffects(config.nodeId(), waiters, () -> consensus, peers, localVotes);
         SnapshotTransfer snapshots = new SnapshotTransfer(

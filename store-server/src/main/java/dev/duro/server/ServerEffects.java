@@ -7,7 +7,7 @@ import dev.duro.core.OverloadedException;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.Vote;
-import dev.duro.core.wire.VoteMessage;
+import dev.duro.core.node.VoteMessage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

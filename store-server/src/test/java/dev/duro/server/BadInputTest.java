@@ -8,6 +8,7 @@ import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
+import dev.duro.core.node.PeerMessageCodec;
 import dev.duro.core.wire.ClusterInfoReply;
 import dev.duro.core.wire.ClusterInfoRequest;
 import dev.duro.core.wire.CommitTransaction;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * commits continuously; none of its commits may fail, during or after.
  */
 class BadInputTest {
-    private static final WireCodec CODEC = new WireCodec(Limits.DEFAULT);
+    private static final WireCodec CODEC = PeerMessageCodec.wireCodec(Limits.DEFAULT);
 
     @TempDir
     static Path data;

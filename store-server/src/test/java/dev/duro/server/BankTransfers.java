@@ -5,7 +5,7 @@ import dev.duro.client.DuroClient;
 import dev.duro.client.ServerErrorException;
 import dev.duro.client.TransactionAbortedException;
 import dev.duro.client.UnavailableException;
-import dev.duro.core.store.SnapshotTooOldException;
+import dev.duro.core.SnapshotTooOldException;
 import dev.duro.core.wire.ErrorCode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,6 +1,7 @@
 package dev.duro.server;
 
 import dev.duro.core.Limits;
+import dev.duro.core.node.PeerMessageCodec;
 import dev.duro.core.wire.ClientRequest;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.ServerReply;
@@ -25,7 +26,7 @@ import javax.net.ssl.SSLSocket;
 final class RawConnection implements AutoCloseable {
     private static final int READ_TIMEOUT_MILLIS = 30_000;
 
-    private final WireCodec codec = new WireCodec(Limits.DEFAULT);
+    private final WireCodec codec = PeerMessageCodec.wireCodec(Limits.DEFAULT);
     private final Socket socket;
     private final DataOutputStream out;
     private final DataInputStream in;

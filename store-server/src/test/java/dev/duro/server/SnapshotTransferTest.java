@@ -10,7 +10,7 @@ import dev.duro.client.DuroClient;
 import dev.duro.consensus.SnapshotFile;
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
-import dev.duro.core.wire.WireCodec;
+import dev.duro.core.node.PeerMessageCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,12 @@ class SnapshotTransferTest {
         String node = cluster.nodeIds().get(0);
         ServerConfig config = cluster.config(node);
         fetcher = new SnapshotTransfer(
-                "fetcher", new WireCodec(Limits.DEFAULT), config.nodes(), config.frameBytesMax(), () -> null, null);
+                "fetcher",
+                PeerMessageCodec.wireCodec(Limits.DEFAULT),
+                config.nodes(),
+                config.frameBytesMax(),
+                () -> null,
+                null);
     }
 
     @AfterEach

@@ -10,7 +10,7 @@ import dev.duro.client.DuroClient;
 import dev.duro.consensus.SnapshotFile;
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
-import dev.duro.core.wire.WireCodec;
+import dev.duro.core.node.PeerMessageCodec;
 import dev.duro.server.tls.CertsCommand;
 import dev.duro.server.tls.NodeTls;
 import dev.duro.server.tls.TlsMaterial;
@@ -60,7 +60,7 @@ class TlsSnapshotTransferTest {
         ServerConfig config = cluster.config("n1");
         return new SnapshotTransfer(
                 "fetcher",
-                new WireCodec(Limits.DEFAULT),
+                PeerMessageCodec.wireCodec(Limits.DEFAULT),
                 config.nodes(),
                 config.frameBytesMax(),
                 () -> null,

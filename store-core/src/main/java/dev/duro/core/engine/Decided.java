@@ -1,5 +1,6 @@
 package dev.duro.core.engine;
 
+import dev.duro.core.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;

@@ -1,5 +1,6 @@
 package dev.duro.core.engine;
 
+import dev.duro.core.Outcome;
 import dev.duro.core.snapshot.Frontier;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -3,13 +3,14 @@ package dev.duro.core.engine;
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
+import dev.duro.core.VersionedValue;
 import dev.duro.core.Write;
 import dev.duro.core.certify.Certifier;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.MultiVersionStore;
 import dev.duro.core.store.ScanResult;
-import dev.duro.core.store.VersionedValue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -253,7 +254,7 @@ public final class PartitionEngine {
      * Reads {@code key} at {@code snapshot}, which must not be above {@link #snapshotCounter()}: the host waits
      * (or redirects) until this replica has caught up, never answering from an older snapshot.
      *
-     * @throws dev.duro.core.store.SnapshotTooOldException if the snapshot was garbage-collected
+     * @throws dev.duro.core.SnapshotTooOldException if the snapshot was garbage-collected
      */
     public VersionedValue read(Bytes key, long snapshot) {
         if (snapshot > snapshotCounter) {
@@ -267,7 +268,7 @@ public final class PartitionEngine {
      * #read}: the present keys in ascending or descending order, at most {@code limit}. A transaction that uses the
      * result certifies the range it observed ({@link ScanResult#observed}).
      *
-     * @throws dev.duro.core.store.SnapshotTooOldException if the snapshot was garbage-collected
+     * @throws dev.duro.core.SnapshotTooOldException if the snapshot was garbage-collected
      */
     public ScanResult scan(KeyRange range, int limit, boolean descending, long snapshot) {
         if (snapshot > snapshotCounter) {

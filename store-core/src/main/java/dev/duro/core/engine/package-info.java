@@ -3,8 +3,8 @@
  * {@link dev.duro.core.engine.PartitionEngine} takes the partition's log in order ({@link
  * dev.duro.core.engine.Command}s: commit requests, votes, abort requests, decisions, cut advances) and the
  * passing of time, and returns {@link dev.duro.core.engine.Effect}s (replies, votes to send, commands to
- * propose) for its host to carry out. {@link dev.duro.core.engine.CoreCodec} encodes its commands, votes,
- * outcomes and frontiers for the log and the wire; {@link dev.duro.core.engine.EngineStateCodec} saves and
+ * propose) for its host to carry out. {@link dev.duro.core.engine.CoreCodec} encodes its commands, votes
+ * and frontiers for the log and the wire; {@link dev.duro.core.engine.EngineStateCodec} saves and
  * restores its state for snapshots.
  *
  * <p>Every replica that delivers the same log reaches the same state and the same decisions, whatever its

@@ -2,6 +2,7 @@ package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
+import dev.duro.core.StoreEntry;
 import java.util.List;
 
 /**

@@ -1,6 +1,7 @@
 package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.VersionedValue;
 import java.util.Arrays;
 import javax.annotation.Nullable;
 

@@ -2,6 +2,8 @@ package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
+import dev.duro.core.SnapshotTooOldException;
+import dev.duro.core.VersionedValue;
 import dev.duro.core.codec.ByteWriter;
 import javax.annotation.Nullable;
 

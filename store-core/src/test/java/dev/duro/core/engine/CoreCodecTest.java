@@ -8,6 +8,7 @@ import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
 import dev.duro.core.LimitExceededException;
 import dev.duro.core.Limits;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.codec.ByteReader;

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
+import dev.duro.core.StoreEntry;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.store.ScanResult;
-import dev.duro.core.store.StoreEntry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

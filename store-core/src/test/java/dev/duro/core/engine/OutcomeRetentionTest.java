@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import java.util.List;

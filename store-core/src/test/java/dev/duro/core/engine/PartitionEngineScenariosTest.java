@@ -9,12 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.Outcome;
+import dev.duro.core.SnapshotTooOldException;
 import dev.duro.core.TxId;
+import dev.duro.core.VersionedValue;
 import dev.duro.core.Write;
 import dev.duro.core.certify.CertifierSettings;
 import dev.duro.core.snapshot.Frontier;
-import dev.duro.core.store.SnapshotTooOldException;
-import dev.duro.core.store.VersionedValue;
 import java.util.HashMap;
 import java.util.List;
 import org.junit.jupiter.api.Test;

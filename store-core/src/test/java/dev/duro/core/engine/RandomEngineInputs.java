@@ -2,6 +2,7 @@ package dev.duro.core.engine;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package dev.duro.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.duro.core.Outcome;
 import dev.duro.core.SeededRuns;
 import dev.duro.core.TxId;
 import java.util.ArrayList;

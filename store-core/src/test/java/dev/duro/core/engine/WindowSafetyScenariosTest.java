@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Limits;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.snapshot.SnapshotVectorTracker;

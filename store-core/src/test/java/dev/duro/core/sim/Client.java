@@ -1,13 +1,13 @@
 package dev.duro.core.sim;
 
 import dev.duro.core.KeyRange;
+import dev.duro.core.Outcome;
+import dev.duro.core.SnapshotTooOldException;
+import dev.duro.core.StoreEntry;
 import dev.duro.core.TxId;
+import dev.duro.core.VersionedValue;
 import dev.duro.core.Write;
-import dev.duro.core.engine.Outcome;
 import dev.duro.core.store.ScanResult;
-import dev.duro.core.store.SnapshotTooOldException;
-import dev.duro.core.store.StoreEntry;
-import dev.duro.core.store.VersionedValue;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;

@@ -2,10 +2,10 @@ package dev.duro.core.sim;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.CommitRequest;
-import dev.duro.core.engine.Outcome;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.duro.core.sim;
 
 import dev.duro.core.Limits;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
@@ -9,7 +10,6 @@ import dev.duro.core.engine.CutAdvance;
 import dev.duro.core.engine.Decision;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineStateCodec;
-import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.Vote;
 import java.util.ArrayList;
 import java.util.HashMap;

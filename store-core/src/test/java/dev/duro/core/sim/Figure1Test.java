@@ -8,16 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
+import dev.duro.core.VersionedValue;
 import dev.duro.core.Write;
 import dev.duro.core.certify.CertifierSettings;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineSettings;
-import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.PartitionEngine;
-import dev.duro.core.store.VersionedValue;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;

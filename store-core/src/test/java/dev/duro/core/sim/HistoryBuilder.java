@@ -1,8 +1,8 @@
 package dev.duro.core.sim;
 
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
-import dev.duro.core.engine.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;

@@ -1,13 +1,13 @@
 package dev.duro.core.sim;
 
 import dev.duro.core.Bytes;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineMutants;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.EngineStateCodec;
-import dev.duro.core.engine.Outcome;
 import dev.duro.core.engine.PartitionEngine;
 import java.util.HashMap;
 import java.util.List;

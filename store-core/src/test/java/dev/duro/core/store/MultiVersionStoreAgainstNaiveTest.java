@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
 import dev.duro.core.SeededRuns;
+import dev.duro.core.SnapshotTooOldException;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import java.util.Random;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
+import dev.duro.core.SnapshotTooOldException;
+import dev.duro.core.VersionedValue;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,8 @@ package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
+import dev.duro.core.StoreEntry;
+import dev.duro.core.VersionedValue;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -18,6 +18,7 @@ import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.CoreCodec;
+import dev.duro.core.node.LogEntryCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

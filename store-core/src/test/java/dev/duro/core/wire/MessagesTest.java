@@ -11,6 +11,7 @@ import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.node.CommitRequests;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,7 +107,7 @@ class MessagesTest {
         assertEquals(List.of(2, 5, 7), commit.partitions());
         assertTrue(commit.isGlobal());
         assertEquals(5, commit.keyCount());
-        List<CommitRequest> requests = commit.toCommitRequests();
+        List<CommitRequest> requests = CommitRequests.of(commit);
         assertEquals(3, requests.size());
         for (int i = 0; i < 3; i++) {
             CommitTransaction.Participant participant = commit.participants().get(i);
@@ -124,7 +125,7 @@ class MessagesTest {
         }
         CommitTransaction local = new CommitTransaction(1, tid, List.of(participant(4, 1)));
         assertFalse(local.isGlobal());
-        assertFalse(local.toCommitRequests().get(0).isGlobal());
+        assertFalse(CommitRequests.of(local).get(0).isGlobal());
     }
 
     @Test

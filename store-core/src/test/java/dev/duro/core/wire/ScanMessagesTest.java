@@ -9,19 +9,21 @@ import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
 import dev.duro.core.LimitExceededException;
 import dev.duro.core.Limits;
+import dev.duro.core.StoreEntry;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.engine.CommitRequest;
-import dev.duro.core.store.StoreEntry;
+import dev.duro.core.node.CommitRequests;
+import dev.duro.core.node.PeerMessageCodec;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The scan messages and the scanned ranges a commit carries (docs/wire-protocol.md, docs/ranges.md). */
 class ScanMessagesTest {
-    private static final WireCodec CODEC = new WireCodec(Limits.DEFAULT);
+    private static final WireCodec CODEC = PeerMessageCodec.wireCodec(Limits.DEFAULT);
 
     private static Bytes key(String text) {
         return Bytes.utf8(text);
@@ -64,14 +66,14 @@ class ScanMessagesTest {
                 new CommitTransaction(9, new TxId(4, 4), List.of(participant(1, ranges), participant(3, List.of())));
         WireCodecRoundTripTest.assertRoundTrips(CODEC, commit);
         assertEquals(2 + 2 + 2, commit.keyCount());
-        List<CommitRequest> requests = commit.toCommitRequests();
+        List<CommitRequest> requests = CommitRequests.of(commit);
         assertEquals(ranges, requests.get(0).scannedRanges());
         assertEquals(List.of(), requests.get(1).scannedRanges());
     }
 
     @Test
     void scannedRangesCountTowardsTheTransactionKeyLimit() {
-        WireCodec strict = new WireCodec(new Limits(64, 64, 3));
+        WireCodec strict = PeerMessageCodec.wireCodec(new Limits(64, 64, 3));
         List<KeyRange> ranges = List.of(new KeyRange(key("a"), key("b")), new KeyRange(key("c"), key("d")));
         byte[] frame = CODEC.encode(new CommitTransaction(1, new TxId(1, 1), List.of(participant(0, ranges))));
         LimitExceededException refused = assertThrows(LimitExceededException.class, () -> strict.decode(frame));
@@ -122,7 +124,7 @@ class ScanMessagesTest {
 
     @Test
     void aScanReplyChecksValuesAgainstTheLimit() {
-        WireCodec strict = new WireCodec(new Limits(64, 4, 10));
+        WireCodec strict = PeerMessageCodec.wireCodec(new Limits(64, 4, 10));
         byte[] frame =
                 CODEC.encode(new ScanReply(1, 0, 3, List.of(new StoreEntry(key("k"), key("too long"), 1)), false));
         LimitExceededException refused = assertThrows(LimitExceededException.class, () -> strict.decode(frame));

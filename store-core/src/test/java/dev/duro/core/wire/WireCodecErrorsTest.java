@@ -13,6 +13,7 @@ import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.codec.UnsupportedVersionException;
 import dev.duro.core.engine.CoreCodec;
+import dev.duro.core.node.PeerMessageCodec;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /** The decoding-error rule: unsupported version, malformed frame, or a limit broken by data that is present. */
 class WireCodecErrorsTest {
     private static final Limits SMALL = new Limits(8, 16, 5);
-    private static final WireCodec LENIENT = new WireCodec(Limits.DEFAULT);
-    private static final WireCodec STRICT = new WireCodec(SMALL);
+    private static final WireCodec LENIENT = PeerMessageCodec.wireCodec(Limits.DEFAULT);
+    private static final WireCodec STRICT = PeerMessageCodec.wireCodec(SMALL);
 
     private static String malformed(byte[] frame) {
         return assertThrows(MalformedInputException.class, () -> STRICT.decode(frame))

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.duro.core.Limits;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.Fuzz;
+import dev.duro.core.node.PeerMessageCodec;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -16,9 +17,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WireCodecFuzzTest {
-    private static final WireCodec CODEC = new WireCodec(Limits.DEFAULT);
+    private static final WireCodec CODEC = PeerMessageCodec.wireCodec(Limits.DEFAULT);
     /** Small limits reach the limit checks from short random input too. */
-    private static final WireCodec STRICT = new WireCodec(new Limits(8, 16, 5));
+    private static final WireCodec STRICT = PeerMessageCodec.wireCodec(new Limits(8, 16, 5));
 
     private static final Fuzz.Decoder DECODE = CODEC::decode;
     private static final Fuzz.Decoder DECODE_STRICT = STRICT::decode;

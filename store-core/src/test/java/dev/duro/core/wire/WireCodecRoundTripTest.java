@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
+import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
-import dev.duro.core.engine.Outcome;
+import dev.duro.core.node.PeerMessageCodec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -18,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class WireCodecRoundTripTest {
-    private static final WireCodec CODEC = new WireCodec(Limits.DEFAULT);
+    private static final WireCodec CODEC = PeerMessageCodec.wireCodec(Limits.DEFAULT);
 
     /** Decoding gives back an equal message, and encoding that gives back the same bytes: one encoding each. */
     static void assertRoundTrips(WireCodec codec, Message message) {

@@ -1,6 +1,0 @@
-package dev.duro.core.store;
-
-import dev.duro.core.Bytes;
-
-/** One key of a scan at a snapshot: its value there and the version that wrote it. */
-public record StoreEntry(Bytes key, Bytes value, long version) {}
