@@ -11,6 +11,7 @@ import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.PartitionerSpec;
 import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /** The client's picture of the cluster: how keys map to partitions and where each partition's replicas are. */
 public final class ClusterView {
@@ -85,7 +86,7 @@ public final class ClusterView {
     }
 
     /** The leader of {@code partition} as last reported, or null. */
-    public HostPort leader(int partition) {
+    public @Nullable HostPort leader(int partition) {
         ClusterInfoReply.PartitionInfo group = info.partitions().get(partition);
         return group.leaderKnown() ? group.replicas().get(group.leader()) : null;
     }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -135,13 +136,13 @@ final class Footprint {
             });
             List<Write> writeSet = new ArrayList<>();
             writes.forEach((key, write) -> {
-                if (writePartitions.get(key) == partition) {
+                if (Objects.requireNonNull(writePartitions.get(key), "a written key's partition") == partition) {
                     writeSet.add(write);
                 }
             });
             participants.add(new CommitTransaction.Participant(
                     partition,
-                    snapshots.get(partition),
+                    Objects.requireNonNull(snapshots.get(partition), "a participant's snapshot"),
                     readSet,
                     writeSet,
                     scanned.getOrDefault(partition, List.of())));

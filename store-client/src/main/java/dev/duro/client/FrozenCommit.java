@@ -12,6 +12,7 @@ import dev.duro.core.wire.ServerReply;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -132,7 +133,7 @@ final class FrozenCommit {
                     ? new TryNext(Transport.errorOf(error))
                     : new Done(new Refused(Transport.errorOf(error)));
         }
-        return new Done(new Refused(Transport.errorOf(reply)));
+        return new Done(new Refused(Transport.errorOf(Objects.requireNonNull(reply, "a reply or a failure"))));
     }
 
     /**

@@ -5,12 +5,15 @@ import dev.duro.core.KeyRange;
 import dev.duro.core.wire.AdminRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /** Range arithmetic the client's scans need. */
 final class KeyRanges {
     /** The keys under the reserved prefix, which only the admin commands reach (docs/auth.md). */
     static final KeyRange RESERVED = KeyRange.prefix(AdminRequest.RESERVED_PREFIX);
+    /** The first key above the reserved prefix (a prefix range always has an end). */
+    private static final Bytes RESERVED_END = Objects.requireNonNull(RESERVED.to(), "the reserved range's end");
 
     private KeyRanges() {}
 
@@ -34,8 +37,9 @@ final class KeyRanges {
         if (range.from().compareTo(RESERVED.from()) < 0) {
             parts.add(new KeyRange(range.from(), RESERVED.from()));
         }
-        if (range.to() == null || range.to().compareTo(RESERVED.to()) > 0) {
-            parts.add(new KeyRange(RESERVED.to(), range.to()));
+        Bytes to = range.to();
+        if (to == null || to.compareTo(RESERVED_END) > 0) {
+            parts.add(new KeyRange(RESERVED_END, to));
         }
         return parts;
     }

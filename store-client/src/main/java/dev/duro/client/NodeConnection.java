@@ -1,5 +1,6 @@
 package dev.duro.client;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.core.DuroException;
 import dev.duro.core.wire.AdminReply;
 import dev.duro.core.wire.AuthenticateRequest;
@@ -65,9 +66,12 @@ final class NodeConnection {
     private final Map<Long, CompletableFuture<ServerReply>> inFlight = new ConcurrentHashMap<>();
     private final @Nullable Credentials credentials;
     private final LongSupplier requestIds;
-    private ChannelFuture connection;
+
+    @GuardedBy("this")
+    private @Nullable ChannelFuture connection;
     /** The current connection, once it is open and, with credentials, authenticated. */
-    private CompletableFuture<Channel> ready;
+    @GuardedBy("this")
+    private @Nullable CompletableFuture<Channel> ready;
 
     NodeConnection(
             HostPort address,
@@ -160,29 +164,34 @@ final class NodeConnection {
 
     /** The open (and authenticated) connection, or a new one on its way. */
     private synchronized CompletableFuture<Channel> ready() {
-        if (connection == null
-                || (connection.isDone()
-                        && (!connection.isSuccess() || !connection.channel().isActive()))
-                || (ready.isCompletedExceptionally())) {
-            ChannelFuture opening = bootstrap.connect(address.host(), address.port());
-            CompletableFuture<Channel> opened = new CompletableFuture<>();
-            opening.addListener(f -> {
-                if (!f.isSuccess()) {
-                    opened.completeExceptionally(f.cause());
-                } else if (credentials == null) {
-                    opened.complete(opening.channel());
-                } else {
-                    authenticate(opening.channel(), opened);
-                }
-            });
-            connection = opening;
-            ready = opened;
+        ChannelFuture current = connection;
+        CompletableFuture<Channel> currentReady = ready;
+        if (current != null
+                && currentReady != null
+                && !(current.isDone()
+                        && (!current.isSuccess() || !current.channel().isActive()))
+                && !currentReady.isCompletedExceptionally()) {
+            return currentReady;
         }
-        return ready;
+        ChannelFuture opening = bootstrap.connect(address.host(), address.port());
+        CompletableFuture<Channel> opened = new CompletableFuture<>();
+        Credentials login = credentials;
+        opening.addListener(f -> {
+            if (!f.isSuccess()) {
+                opened.completeExceptionally(f.cause());
+            } else if (login == null) {
+                opened.complete(opening.channel());
+            } else {
+                authenticate(opening.channel(), opened, login);
+            }
+        });
+        connection = opening;
+        ready = opened;
+        return opened;
     }
 
     /** Sends the credentials first on a new connection; completes {@code opened} once the node accepts them. */
-    private void authenticate(Channel channel, CompletableFuture<Channel> opened) {
+    private void authenticate(Channel channel, CompletableFuture<Channel> opened, Credentials credentials) {
         long requestId = requestIds.getAsLong();
         CompletableFuture<ServerReply> answer = new CompletableFuture<>();
         inFlight.put(requestId, answer);

@@ -15,6 +15,7 @@ import dev.duro.core.wire.ScanReply;
 import dev.duro.core.wire.ScanRequest;
 import dev.duro.core.wire.ServerReply;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.LongFunction;
@@ -124,7 +125,7 @@ final class PartitionReader {
         if (reply instanceof ErrorReply error && anotherReplicaMayAnswer(error.code())) {
             return new RetryOrFail(Transport.errorOf(error), true);
         }
-        return new RetryOrFail(Transport.errorOf(reply), false);
+        return new RetryOrFail(Transport.errorOf(Objects.requireNonNull(reply, "a reply or a failure")), false);
     }
 
     /**

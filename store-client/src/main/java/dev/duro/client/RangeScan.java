@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
@@ -99,16 +100,19 @@ final class RangeScan {
             }
             int order = next == null ? -1 : write == null ? 1 : scan.compare(write.key(), next.key());
             if (order <= 0) {
+                Write ownWrite = Objects.requireNonNull(write, "the transaction's next write");
                 nextOwn++;
                 if (order == 0) {
                     stored.pop(); // the transaction's own write replaces or deletes the stored value
                 }
-                if (write.value() != null) {
-                    found.add(new KeyValue(write.key(), write.value()));
+                Bytes value = ownWrite.value();
+                if (value != null) {
+                    found.add(new KeyValue(ownWrite.key(), value));
                 }
             } else {
+                StoreEntry entry = Objects.requireNonNull(next, "the next stored entry");
                 stored.pop();
-                found.add(new KeyValue(next.key(), next.value()));
+                found.add(new KeyValue(entry.key(), entry.value()));
             }
             scan.wanted = limit - found.size();
         }
@@ -205,7 +209,7 @@ final class RangeScan {
         public @Nullable StoreEntry peek() {
             while (buffer.isEmpty() && left != null) {
                 request();
-                ScanReply reply = Transaction.join(pending);
+                ScanReply reply = Transaction.join(Objects.requireNonNull(pending, "the page requested"));
                 pending = null;
                 KeyRange range = left;
                 for (StoreEntry entry : reply.entries()) {
@@ -242,11 +246,12 @@ final class RangeScan {
 
         private @Nullable Stream smallest() {
             Stream best = null;
+            StoreEntry bestHead = null;
             for (Stream cursor : cursors) {
                 StoreEntry head = cursor.peek();
-                if (head != null
-                        && (best == null || compare(head.key(), best.peek().key()) < 0)) {
+                if (head != null && (bestHead == null || compare(head.key(), bestHead.key()) < 0)) {
                     best = cursor;
+                    bestHead = head;
                 }
             }
             return best;

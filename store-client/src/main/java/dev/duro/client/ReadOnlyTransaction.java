@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import javax.annotation.Nullable;
 
 /**
  * A read-only transaction (S-DUR §IV-E): it reads every partition at one consistent cut of the
@@ -24,7 +25,7 @@ public final class ReadOnlyTransaction implements KeyReader {
 
     private final DuroClient client;
     private final ReadConsistency consistency;
-    private long[] cut; // null until the first read
+    private @Nullable long[] cut; // null until the first read
 
     ReadOnlyTransaction(DuroClient client, ReadConsistency consistency) {
         this.client = client;
@@ -80,11 +81,13 @@ public final class ReadOnlyTransaction implements KeyReader {
      * its earlier read-only transactions read (monotonic reads; cuts form one chain, docs/window-safety.md).
      */
     public long[] cut() {
-        if (cut == null) {
-            cut = fetchCut();
-            client.recordCut(cut);
+        long[] fetched = cut;
+        if (fetched == null) {
+            fetched = fetchCut();
+            client.recordCut(fetched);
+            cut = fetched;
         }
-        return cut.clone();
+        return fetched.clone();
     }
 
     private long[] fetchCut() {

@@ -1,7 +1,6 @@
 package dev.duro.core.certify;
 
 import dev.duro.core.Bytes;
-import javax.annotation.Nullable;
 
 /**
  * The exact certification index: key → the numbers of the last retained transaction that wrote it and that read
@@ -16,7 +15,9 @@ import javax.annotation.Nullable;
 final class KeyStampIndex {
     private static final int INITIAL_CAPACITY = 16;
 
-    private @Nullable Bytes[] keys = new Bytes[INITIAL_CAPACITY];
+    /** Open-addressing table; an empty slot is null. */
+    private Bytes[] keys = new Bytes[INITIAL_CAPACITY];
+
     private int[] hashes = new int[INITIAL_CAPACITY];
     /** Slot i's last writer at {@code 2i}, its last reader at {@code 2i + 1}. */
     private long[] stamps = new long[2 * INITIAL_CAPACITY];

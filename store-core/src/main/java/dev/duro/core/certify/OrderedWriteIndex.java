@@ -2,6 +2,7 @@ package dev.duro.core.certify;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
@@ -173,7 +174,7 @@ final class OrderedWriteIndex {
     }
 
     private static Node rotateRight(Node node) {
-        Node pivot = node.left;
+        Node pivot = Objects.requireNonNull(node.left, "a right rotation's pivot");
         node.left = pivot.right;
         pivot.right = node;
         update(node);
@@ -182,7 +183,7 @@ final class OrderedWriteIndex {
     }
 
     private static Node rotateLeft(Node node) {
-        Node pivot = node.right;
+        Node pivot = Objects.requireNonNull(node.right, "a left rotation's pivot");
         node.right = pivot.left;
         pivot.left = node;
         update(node);

@@ -104,7 +104,10 @@ final class ForgottenIds {
         if (snapshot > upTo) {
             return false;
         }
-        return snapshot <= droppedUpTo || current.mightContain(tid) || (previous != null && previous.mightContain(tid));
+        BloomFilter<TxId> newer = current; // not null: something was forgotten at or above the snapshot
+        return snapshot <= droppedUpTo
+                || (newer != null && newer.mightContain(tid))
+                || (previous != null && previous.mightContain(tid));
     }
 
     void writeTo(ByteWriter out) {

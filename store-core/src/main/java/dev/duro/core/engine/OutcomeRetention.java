@@ -4,6 +4,7 @@ import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
@@ -123,7 +124,7 @@ final class OutcomeRetention {
     void forgetOldOutcomes() {
         while (decided.size() > outcomesRetained) {
             TxId oldest = decided.oldest();
-            Decided known = decided.get(oldest);
+            Decided known = Objects.requireNonNull(decided.get(oldest), "the oldest retained outcome");
             long pscBefore = decided.oldestPscBefore();
             decided.removeOldest();
             if (known.awaitingDecisions()) {

@@ -24,8 +24,8 @@ final class RetainedOutcomes {
     private int head;
     private int size;
 
-    /** The table: twice the ring's capacity, so it is at most half full. */
-    private @Nullable TxId[] keys = new TxId[2 * INITIAL_CAPACITY];
+    /** The table: twice the ring's capacity, so it is at most half full; an empty slot is null. */
+    private TxId[] keys = new TxId[2 * INITIAL_CAPACITY];
 
     private int[] hashes = new int[2 * INITIAL_CAPACITY];
     private Decided[] values = new Decided[2 * INITIAL_CAPACITY];

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -186,7 +187,7 @@ public final class SnapshotVectorTracker {
             lowered = false;
             for (int p = 0; p < partitions; p++) {
                 TreeMap<Long, long[]> known = points.get(p);
-                if (covered(known.get(candidate[p]), p, candidate)) {
+                if (covered(Objects.requireNonNull(known.get(candidate[p]), "a known point"), p, candidate)) {
                     continue;
                 }
                 Map.Entry<Long, long[]> lower = known.lowerEntry(candidate[p]);

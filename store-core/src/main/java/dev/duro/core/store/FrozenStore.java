@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
@@ -122,10 +123,16 @@ public final class FrozenStore implements StoreImage {
         unsorted = null;
     }
 
+    /** The keys, ascending, sorting them first if they are not yet. */
+    private Bytes[] sortedKeys() {
+        sortKeys();
+        return Objects.requireNonNull(keys, "sorted keys");
+    }
+
     @Override
     public VersionedValue get(Bytes key, long snapshot) {
         checkReadable(snapshot);
-        int at = Arrays.binarySearch(keys, key);
+        int at = Arrays.binarySearch(sortedKeys(), key);
         return at < 0 ? VersionedValue.ABSENT : chainAt(at).read(snapshot);
     }
 
@@ -135,17 +142,19 @@ public final class FrozenStore implements StoreImage {
             throw new IllegalArgumentException("a scan's limit must be positive: " + limit);
         }
         checkReadable(snapshot);
+        Bytes[] keys = sortedKeys();
         int first = insertionPoint(range.from());
         int end = range.to() == null ? keys.length : insertionPoint(range.to());
         List<StoreEntry> found = new ArrayList<>(Math.min(limit, 64));
         int step = descending ? -1 : 1;
         for (int at = descending ? end - 1 : first; at >= first && at < end; at += step) {
             VersionedValue value = chainAt(at).read(snapshot);
-            if (value.isPresent()) {
+            Bytes present = value.value();
+            if (present != null) {
                 if (found.size() == limit) {
                     return new ScanResult(found, true);
                 }
-                found.add(new StoreEntry(keys[at], value.value(), value.version()));
+                found.add(new StoreEntry(keys[at], present, value.version()));
             }
         }
         return new ScanResult(found, false);
@@ -167,14 +176,15 @@ public final class FrozenStore implements StoreImage {
 
     /** The index of the first key at or above {@code key}. */
     private int insertionPoint(Bytes key) {
-        int at = Arrays.binarySearch(keys, key);
+        int at = Arrays.binarySearch(sortedKeys(), key);
         return at >= 0 ? at : -at - 1;
     }
 
     /** The chain of key {@code at} as it was at the freeze. */
     private VersionChain chainAt(int at) {
-        VersionChain copy = preserved.get(chains[at]);
-        return copy != null ? copy : chains[at];
+        VersionChain chain = Objects.requireNonNull(chains, "sorted chains")[at];
+        VersionChain copy = preserved.get(chain);
+        return copy != null ? copy : chain;
     }
 
     /**
@@ -190,7 +200,7 @@ public final class FrozenStore implements StoreImage {
         if (released) {
             throw new IllegalStateException("the frozen store was released before it was written");
         }
-        sortKeys();
+        Bytes[] keys = sortedKeys();
         if (!headerWritten) {
             out.writeLong(horizon);
             out.writeLong(newestVersion);

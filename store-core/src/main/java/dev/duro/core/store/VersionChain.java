@@ -8,7 +8,9 @@ import javax.annotation.Nullable;
 /** The versions of one key, oldest first. A {@code null} value is a deletion (tombstone). */
 final class VersionChain {
     private long[] versions;
-    private @Nullable Bytes[] values;
+    /** Elements are null for deletions. */
+    private Bytes[] values;
+
     private int size;
 
     VersionChain(long version, @Nullable Bytes value) {
@@ -17,7 +19,7 @@ final class VersionChain {
         size = 1;
     }
 
-    private VersionChain(long[] versions, @Nullable Bytes[] values, int size) {
+    private VersionChain(long[] versions, Bytes[] values, int size) {
         this.versions = versions;
         this.values = values;
         this.size = size;
