@@ -1,30 +1,19 @@
 package dev.duro.client;
 
-import dev.duro.core.Bytes;
-import dev.duro.core.DuroException;
 import dev.duro.core.Limits;
-import dev.duro.core.SnapshotTooOldException;
 import dev.duro.core.TxId;
-import dev.duro.core.wire.AdminReply;
-import dev.duro.core.wire.AdminRequest;
 import dev.duro.core.wire.ClientRequest;
-import dev.duro.core.wire.ErrorReply;
 import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.ReplicaStatusReply;
-import dev.duro.core.wire.ReplicaStatusRequest;
 import dev.duro.core.wire.ServerReply;
-import dev.duro.core.wire.SnapshotVectorReply;
-import dev.duro.core.wire.SnapshotVectorRequest;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -46,23 +35,25 @@ import javax.annotation.Nullable;
  * }</pre>
  *
  * <p>Thread-safe; share one client per application. Transactions are not thread-safe.
+ *
+ * <p>A facade: requests and connections are {@link Transport}'s, the layout {@link ClusterViews}', retries
+ * {@link TransactionAttempts}', the session floor {@link SessionTokens}', administration {@link AdminCommands}' and
+ * the probes of nodes {@link ClusterProbes}'.
  */
 public final class DuroClient implements AutoCloseable {
-    /** Passes over the auth record's replicas an admin command makes before giving up. */
-    private static final int ADMIN_ROUNDS = 5;
-
-    private final RetryPolicy retryPolicy;
     private final Transport transport;
     private final ClusterViews views;
     private final long clientId;
     private final AtomicLong sequence = new AtomicLong();
-    /** Per partition, the newest version this client committed there: reads never go below it. */
-    private final Map<Integer, Long> sessionTokens = new ConcurrentHashMap<>();
+    private final SessionTokens sessionTokens = new SessionTokens();
     /** Nodes that recently could not serve: tried last for a while. */
     private final NodeHealth health = new NodeHealth(System::nanoTime);
 
+    private final TransactionAttempts attempts;
+    private final AdminCommands adminCommands;
+    private final ClusterProbes probes;
+
     private DuroClient(Builder builder) {
-        this.retryPolicy = builder.retryPolicy;
         this.transport = new Transport(
                 builder.ioThreads,
                 builder.requestTimeout,
@@ -73,6 +64,9 @@ public final class DuroClient implements AutoCloseable {
                         : ClientTls.context(builder.tlsCaFile, builder.tlsCertFile, builder.tlsKeyFile));
         this.views = new ClusterViews(builder.seeds, transport);
         this.clientId = new SecureRandom().nextLong();
+        this.attempts = new TransactionAttempts(builder.retryPolicy, this::begin, this::beginReadOnly);
+        this.adminCommands = new AdminCommands(views, transport, builder.retryPolicy);
+        this.probes = new ClusterProbes(views, transport);
     }
 
     public static Builder builder() {
@@ -201,48 +195,7 @@ public final class DuroClient implements AutoCloseable {
      * @throws UnavailableException with {@code outcomeUnknown()} if the last attempt may have committed
      */
     public <T> T transact(Function<Transaction, T> body) {
-        DuroException last = null;
-        for (int attempt = 1; attempt <= retryPolicy.attemptsMax(); attempt++) {
-            if (attempt > 1) {
-                pause(retryPolicy.backoff(attempt));
-            }
-            Transaction transaction = begin();
-            try {
-                T result = body.apply(transaction);
-                commitUntilKnown(transaction);
-                return result;
-            } catch (TransactionAbortedException e) {
-                last = e;
-            } catch (SnapshotTooOldException e) {
-                if (transaction.commitSent()) {
-                    // Servers answer a commit with an abort outcome, never this error, so it came from a read; but
-                    // if it ever followed a send, the body must not run again.
-                    throw new UnavailableException(
-                            "the commit of " + transaction.id() + " was sent, then failed (" + e.getMessage()
-                                    + "); it may have committed",
-                            true);
-                }
-                last = e;
-            } finally {
-                transaction.close();
-            }
-        }
-        throw last;
-    }
-
-    /** Commits, resending the same request while the outcome is unknown and another send may learn it. */
-    private void commitUntilKnown(Transaction transaction) {
-        for (int resend = 0; ; resend++) {
-            try {
-                transaction.commit();
-                return;
-            } catch (UnavailableException e) {
-                if (!e.outcomeUnknown() || transaction.outcomeLost() || resend >= retryPolicy.commitResendsMax()) {
-                    throw e;
-                }
-            }
-            pause(retryPolicy.backoff(resend + 2));
-        }
+        return attempts.transact(body);
     }
 
     /** {@link #transact} without blocking the caller: runs on a shared pool. */
@@ -257,15 +210,7 @@ public final class DuroClient implements AutoCloseable {
 
     /** Runs {@code body} in a read-only transaction of the given consistency. Never aborts. */
     public <T> T readOnly(ReadConsistency consistency, Function<ReadOnlyTransaction, T> body) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return body.apply(beginReadOnly(consistency));
-            } catch (SnapshotTooOldException e) {
-                if (attempt >= retryPolicy.attemptsMax()) {
-                    throw e; // only when reads stall for longer than the cluster keeps versions
-                }
-            }
-        }
+        return attempts.readOnly(consistency, body);
     }
 
     public <T> CompletableFuture<T> readOnlyAsync(Function<ReadOnlyTransaction, T> body) {
@@ -281,20 +226,13 @@ public final class DuroClient implements AutoCloseable {
         return committed.result();
     }
 
-    /**
-     * A read-only transaction read {@code cut}: later transactions of this client read no older snapshot (monotonic
-     * reads). Cuts form one chain, so a later cut covering this one always comes.
-     */
+    /** A read-only transaction read {@code cut} ({@link SessionTokens#recordCut}). */
     void recordCut(long[] cut) {
-        for (int partition = 0; partition < cut.length; partition++) {
-            if (cut[partition] > 0) {
-                sessionTokens.merge(partition, cut[partition], Math::max);
-            }
-        }
+        sessionTokens.recordCut(cut);
     }
 
     void recordCommit(CommitResult result) {
-        result.versions().forEach((partition, version) -> sessionTokens.merge(partition, version, Math::max));
+        sessionTokens.recordCommit(result);
     }
 
     /** Reads one key at the newest snapshot this client may see. */
@@ -313,11 +251,11 @@ public final class DuroClient implements AutoCloseable {
     }
 
     long sessionToken(int partition) {
-        return sessionTokens.getOrDefault(partition, 0L);
+        return sessionTokens.at(partition);
     }
 
     Map<Integer, Long> sessionTokens() {
-        return Map.copyOf(sessionTokens);
+        return sessionTokens.copy();
     }
 
     Duration requestTimeout() {
@@ -349,28 +287,7 @@ public final class DuroClient implements AutoCloseable {
      * @throws UnavailableException if that does not happen within {@code timeout}
      */
     public ClusterView awaitReady(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        DuroException last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                ClusterView view = refreshCluster();
-                boolean leaders = true;
-                for (int p = 0; p < view.partitionCount(); p++) {
-                    leaders &= view.leader(p) != null;
-                }
-                if (leaders) {
-                    snapshotVector(view.leader(0), ReadConsistency.LINEARIZABLE, new long[0]);
-                    return refreshCluster();
-                }
-            } catch (DuroException e) {
-                last = e;
-            }
-            pause(Duration.ofMillis(200));
-        }
-        throw new UnavailableException(
-                "cluster not ready within " + timeout.toSeconds() + " s"
-                        + (last == null ? "" : ": " + last.getMessage()),
-                false);
+        return probes.awaitReady(timeout);
     }
 
     /**
@@ -381,11 +298,7 @@ public final class DuroClient implements AutoCloseable {
      * @throws ServerErrorException with {@code UNKNOWN_PARTITION} if the node holds no replica of the partition
      */
     public ReplicaStatusReply replicaStatus(HostPort node, int partition) {
-        ServerReply reply = await(call(node, id -> new ReplicaStatusRequest(id, partition)));
-        if (reply instanceof ReplicaStatusReply status) {
-            return status;
-        }
-        throw Transport.errorOf(reply);
+        return probes.replicaStatus(node, partition);
     }
 
     /**
@@ -394,13 +307,7 @@ public final class DuroClient implements AutoCloseable {
      * by reflection to probe each node (jepsen's {@code db.clj}, {@code probe-cuts}): keep the two in step.
      */
     long[] snapshotVector(HostPort node, ReadConsistency consistency, long[] minimum) {
-        boolean linearizable = consistency == ReadConsistency.LINEARIZABLE;
-        List<Long> floor = Arrays.stream(minimum).boxed().toList();
-        ServerReply reply = await(call(node, id -> new SnapshotVectorRequest(id, linearizable, floor)));
-        if (reply instanceof SnapshotVectorReply vector) {
-            return vector.cutArray();
-        }
-        throw Transport.errorOf(reply);
+        return probes.snapshotVector(node, consistency, minimum);
     }
 
     // ---- administration of users, roles and grants ----
@@ -420,41 +327,7 @@ public final class DuroClient implements AutoCloseable {
      *     apply (an unknown command or role, a user that exists already)
      */
     public String admin(String command, List<String> arguments, @Nullable char[] password) {
-        Bytes secret = password == null ? null : Credentials.of("-", password).password();
-        DuroException last = null;
-        for (int round = 0; round < ADMIN_ROUNDS; round++) {
-            ClusterView view = round == 0 ? cluster() : refreshCluster();
-            int partition = view.partitionOf(AdminRequest.AUTH_RECORD_KEY);
-            List<HostPort> nodes = new ArrayList<>(view.replicas(partition));
-            HostPort leader = view.leader(partition);
-            if (leader != null) {
-                nodes.remove(leader);
-                nodes.add(0, leader); // its linearizable reads cost no round trip
-            }
-            for (HostPort node : nodes) {
-                ServerReply reply;
-                try {
-                    reply = await(call(node, id -> new AdminRequest(id, command, arguments, secret)));
-                } catch (UnavailableException e) {
-                    last = e;
-                    continue;
-                }
-                if (reply instanceof AdminReply done) {
-                    return done.text();
-                }
-                DuroException error = Transport.errorOf(reply);
-                if (!(reply instanceof ErrorReply refused
-                        && FrozenCommit.anotherCoordinatorMayAnswer(refused.code()))) {
-                    throw error;
-                }
-                last = error;
-            }
-            pause(retryPolicy.backoff(round + 1));
-        }
-        throw new UnavailableException(
-                "no replica of the auth record's partition carried out " + command + ": "
-                        + (last == null ? "none known" : last.getMessage()),
-                true);
+        return adminCommands.run(command, arguments, password);
     }
 
     CompletableFuture<ServerReply> call(HostPort node, LongFunction<ClientRequest> request) {
@@ -463,15 +336,6 @@ public final class DuroClient implements AutoCloseable {
 
     ServerReply await(CompletableFuture<ServerReply> reply) {
         return transport.await(reply);
-    }
-
-    private static void pause(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis(), (int) (duration.toNanos() % 1_000_000));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnavailableException("interrupted while backing off", false);
-        }
     }
 
     @Override

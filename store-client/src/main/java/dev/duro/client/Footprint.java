@@ -18,8 +18,8 @@ import javax.annotation.Nullable;
 
 /**
  * What an update transaction touched: per partition the snapshot its first read fixed, the keys it read, the ranges
- * it scanned and the writes it buffered; from these, the participants of its commit request. Not thread-safe: {@link Transaction}
- * guards it with the lock that also freezes the transaction when its commit starts.
+ * it scanned and the writes it buffered; from these, the participants of its commit request. Not thread-safe:
+ * {@link CommitProtocol} guards it with the lock that also freezes the transaction when its commit starts.
  */
 final class Footprint {
     private final TreeMap<Integer, Long> snapshots = new TreeMap<>();

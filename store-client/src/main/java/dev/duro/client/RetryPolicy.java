@@ -38,4 +38,14 @@ public record RetryPolicy(int attemptsMax, Duration backoffBase, Duration backof
         long capped = Math.min(bound, backoffMax.toNanos());
         return Duration.ofNanos(capped <= 0 ? 0 : ThreadLocalRandom.current().nextLong(capped + 1));
     }
+
+    /** Sleeps for {@code duration} between attempts; an interrupt ends the retries. */
+    static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis(), (int) (duration.toNanos() % 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while backing off", false);
+        }
+    }
 }

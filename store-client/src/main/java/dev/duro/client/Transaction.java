@@ -4,26 +4,16 @@ import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
 import dev.duro.core.KeyRange;
 import dev.duro.core.Limits;
-import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.VersionedValue;
 import dev.duro.core.Write;
-import dev.duro.core.wire.CommitTransaction;
-import dev.duro.core.wire.MultiReadReply;
-import dev.duro.core.wire.ReadReply;
-import dev.duro.core.wire.ScanReply;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.Function;
-import java.util.function.ToLongFunction;
-import javax.annotation.Nullable;
 
 /**
  * An update transaction (S-DUR Algorithm 3). Reads go to any replica of the key's partition; the first read at
@@ -46,44 +36,22 @@ import javax.annotation.Nullable;
  * {@link FrozenCommit} for why). Reads are frozen too: a read answered now would not be certified with the
  * transaction, so its value could contradict what the transaction committed.
  *
- * <p>What the transaction touched is kept by {@link Footprint}, and sending the frozen request to coordinators
- * by {@link FrozenCommit}. What stays here (over 350 lines, most of them documentation) is one state machine whose
- * reads, writes and commit must share the lock that freezes it.
+ * <p>This class is the API over the parts that do the work: {@link CommitProtocol} keeps the state above, the
+ * {@link Footprint} of what the transaction touched and the commit, under the one lock that freezes them;
+ * {@link SnapshotReads} reads at the snapshots the transaction fixed; {@link FrozenCommit} sends the frozen
+ * request to coordinators.
  */
 public final class Transaction implements AutoCloseable, KeyReader {
-    private enum State {
-        OPEN("open"),
-        COMMITTING("committing"),
-        COMMITTED("committed"),
-        ABORTED("aborted"),
-        OUTCOME_LOST("of unknown outcome: it may have committed, and no server retains its outcome"),
-        ROLLED_BACK("rolled back");
-
-        private final String description;
-
-        State(String description) {
-            this.description = description;
-        }
-    }
-
     private final DuroClient client;
     private final TxId tid;
-    /** Guarded by this transaction's lock, which the commit takes to freeze it. */
-    private final Footprint footprint = new Footprint();
-    /** Volatile: the I/O threads that complete a commit move it on, and a read completing there checks it. */
-    private volatile State state = State.OPEN;
-
-    private @Nullable CommitResult result;
-    /** Set once, when the commit's snapshots are all fixed; never recomputed. */
-    private @Nullable FrozenCommit frozen;
-    /** The commit under way, so that a second call while it runs waits for it instead of sending again. */
-    private @Nullable CompletableFuture<CommitResult> commitInFlight;
-    /** Why a commit ended for good without committing: rethrown by every later commit. */
-    private @Nullable DuroException endedWithout;
+    private final CommitProtocol protocol;
+    private final SnapshotReads reads;
 
     Transaction(DuroClient client, TxId tid) {
         this.client = client;
         this.tid = tid;
+        this.protocol = new CommitProtocol(client, tid);
+        this.reads = new SnapshotReads(client, tid, protocol);
     }
 
     public TxId id() {
@@ -95,16 +63,16 @@ public final class Transaction implements AutoCloseable, KeyReader {
     /** Reads {@code key}: this transaction's own write if any, else the cluster at its snapshot. */
     @Override
     public CompletableFuture<Bytes> getAsync(Bytes key) {
-        requireOpen(READS_FROZEN);
+        protocol.requireOpen(CommitProtocol.READS_FROZEN);
         client.limits().checkKey(key);
-        Write written = written(key);
+        Write written = protocol.written(key);
         if (written != null) {
             return CompletableFuture.completedFuture(written.value());
         }
         countKeys(List.of(key));
         int partition = client.cluster().partitionOf(key);
-        return readAt(partition, key).thenApply(value -> {
-            recordReads(List.of(key), partition);
+        return reads.read(partition, key).thenApply(value -> {
+            protocol.recordReads(List.of(key), partition);
             return value;
         });
     }
@@ -116,12 +84,12 @@ public final class Transaction implements AutoCloseable, KeyReader {
      */
     @Override
     public CompletableFuture<Map<Bytes, Bytes>> getAllAsync(Collection<Bytes> keys) {
-        requireOpen(READS_FROZEN);
+        protocol.requireOpen(CommitProtocol.READS_FROZEN);
         List<Bytes> order = MultiReads.distinct(keys, client.limits());
         Map<Bytes, Bytes> own = new HashMap<>();
         List<Bytes> fromCluster = new ArrayList<>();
         for (Bytes key : order) {
-            Write written = written(key);
+            Write written = protocol.written(key);
             if (written != null) {
                 own.put(key, written.value());
             } else {
@@ -132,13 +100,13 @@ public final class Transaction implements AutoCloseable, KeyReader {
         List<MultiReads.Group> groups = new ArrayList<>();
         MultiReads.requests(fromCluster, client.cluster()::partitionOf).forEach((partition, keyGroups) -> {
             CompletableFuture<?> snapshotFixed =
-                    snapshotAt(partition) == null ? null : CompletableFuture.completedFuture(null);
+                    protocol.snapshotAt(partition) == null ? null : CompletableFuture.completedFuture(null);
             for (List<Bytes> group : keyGroups) {
                 CompletableFuture<List<VersionedValue>> values = (snapshotFixed == null
-                                ? readAllAt(partition, group)
-                                : snapshotFixed.thenCompose(fixed -> readAllAt(partition, group)))
+                                ? reads.readAll(partition, group)
+                                : snapshotFixed.thenCompose(fixed -> reads.readAll(partition, group)))
                         .thenApply(read -> {
-                            recordReads(group, partition);
+                            protocol.recordReads(group, partition);
                             return read;
                         });
                 if (snapshotFixed == null) {
@@ -152,21 +120,18 @@ public final class Transaction implements AutoCloseable, KeyReader {
 
     @Override
     public List<KeyValue> scan(KeyRange range, int limit, ScanOrder order) {
-        requireOpen(READS_FROZEN);
+        protocol.requireOpen(CommitProtocol.READS_FROZEN);
         checkRange(range, client.limits());
         boolean descending = order == ScanOrder.DESCENDING;
-        List<Write> own;
-        synchronized (this) {
-            own = footprint.writesIn(range);
-        }
+        List<Write> own = protocol.writesIn(range);
         RangeScan.Result result = RangeScan.run(
                 client.cluster(),
                 range,
                 limit,
                 descending,
                 own,
-                (partition, left, wanted) -> scanAt(partition, left, wanted, descending));
-        recordScans(result.observed());
+                (partition, left, wanted) -> reads.scan(partition, left, wanted, descending));
+        protocol.recordScans(result.observed());
         return result.entries();
     }
 
@@ -178,85 +143,10 @@ public final class Transaction implements AutoCloseable, KeyReader {
         }
     }
 
-    /** Adds what a scan observed to the footprint, if the transaction is still open (as {@link #recordReads}). */
-    private synchronized void recordScans(Map<Integer, List<KeyRange>> observed) {
-        requireOpen(READS_FROZEN);
-        footprint.addScanned(observed, client.limits());
-    }
-
-    private CompletableFuture<ScanReply> scanAt(int partition, KeyRange range, int limit, boolean descending) {
-        PartitionReader reader = new PartitionReader(client, partition, spread());
-        long token = client.sessionToken(partition);
-        return atFixedSnapshot(
-                partition, snapshot -> reader.scan(range, limit, descending, snapshot, token), ScanReply::snapshot);
-    }
-
-    /**
-     * Adds keys whose values reached the application to the read set. A read sent while open that comes back after
-     * the commit started is not in the request: its value must not reach the application as if the transaction
-     * had read it. Under the lock that the commit takes to freeze the transaction.
-     */
-    private synchronized void recordReads(List<Bytes> keys, int partition) {
-        requireOpen(READS_FROZEN);
-        footprint.addReads(keys, partition);
-    }
-
-    private synchronized @Nullable Write written(Bytes key) {
-        return footprint.written(key);
-    }
-
-    private CompletableFuture<Bytes> readAt(int partition, Bytes key) {
-        PartitionReader reader = new PartitionReader(client, partition, spread());
-        long token = client.sessionToken(partition);
-        return atFixedSnapshot(partition, snapshot -> reader.read(key, snapshot, token), ReadReply::snapshot)
-                .thenApply(ReadReply::value);
-    }
-
-    private CompletableFuture<List<VersionedValue>> readAllAt(int partition, List<Bytes> keys) {
-        PartitionReader reader = new PartitionReader(client, partition, spread());
-        long token = client.sessionToken(partition);
-        return atFixedSnapshot(partition, snapshot -> reader.readAll(keys, snapshot, token), MultiReadReply::snapshot)
-                .thenApply(MultiReadReply::values);
-    }
-
-    /**
-     * Reads with {@code read} at the partition's fixed snapshot, or at the latest one (a null argument) if none is
-     * fixed yet, which the answer then fixes ({@link #fixSnapshot}). An answer served at another snapshot than the
-     * one fixed meanwhile is read again at the fixed one.
-     */
-    private <R> CompletableFuture<R> atFixedSnapshot(
-            int partition, Function<Long, CompletableFuture<R>> read, ToLongFunction<R> servedAt) {
-        return read.apply(snapshotAt(partition)).thenCompose(reply -> {
-            long served = servedAt.applyAsLong(reply);
-            long fixed = fixSnapshot(partition, served);
-            return fixed == served ? CompletableFuture.completedFuture(reply) : read.apply(fixed);
-        });
-    }
-
-    /** The snapshot fixed at {@code partition}, or null if no read has fixed it yet. */
-    private synchronized @Nullable Long snapshotAt(int partition) {
-        return footprint.snapshotAt(partition);
-    }
-
-    /**
-     * Fixes {@code partition}'s snapshot to {@code served} unless a read fixed it already, and returns the fixed one.
-     * Two reads sent before either came back both ask for the latest snapshot and may be served at different ones:
-     * the one that differs from the fixed snapshot must be read again there, or the transaction would certify at
-     * a snapshot newer than a value it read.
-     */
-    private synchronized long fixSnapshot(int partition, long served) {
-        return footprint.fixSnapshot(partition, served);
-    }
-
-    /** Spreads transactions of one client over the replicas of a partition. */
-    private int spread() {
-        return (int) (tid.sequence() & 0x7fffffff);
-    }
-
     // ---- writes ----
 
     public void put(Bytes key, Bytes value) {
-        requireOpen(WRITES_FROZEN);
+        protocol.requireOpen(CommitProtocol.WRITES_FROZEN);
         client.limits().checkKey(key);
         client.limits().checkValue(value);
         buffer(Write.put(key, value));
@@ -271,7 +161,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
     }
 
     public void delete(Bytes key) {
-        requireOpen(WRITES_FROZEN);
+        protocol.requireOpen(CommitProtocol.WRITES_FROZEN);
         client.limits().checkKey(key);
         buffer(Write.delete(key));
     }
@@ -282,19 +172,12 @@ public final class Transaction implements AutoCloseable, KeyReader {
 
     private void buffer(Write write) {
         int partition = client.cluster().partitionOf(write.key());
-        Limits limits = client.limits();
-        synchronized (this) {
-            footprint.checkMoreKeys(List.of(write.key()), limits);
-            footprint.buffer(write, partition);
-        }
+        protocol.buffer(write, partition, client.limits());
     }
 
     /** Checks the transaction's key limit before it reads {@code keys}; keys it has already count once. */
     private void countKeys(List<Bytes> keys) {
-        Limits limits = client.limits();
-        synchronized (this) {
-            footprint.checkMoreKeys(keys, limits);
-        }
+        protocol.checkMoreKeys(keys, client.limits());
     }
 
     // ---- termination ----
@@ -316,104 +199,7 @@ public final class Transaction implements AutoCloseable, KeyReader {
     }
 
     public CompletableFuture<CommitResult> commitAsync() {
-        switch (state) {
-            case OPEN -> {
-                synchronized (this) { // reads that complete from now on are not recorded (recordReads)
-                    if (footprint.readOnlyAtOnePartition()) {
-                        // Its snapshot is consistent, nothing to certify (S-DUR §III-B).
-                        return CompletableFuture.completedFuture(finish(new CommitResult(tid, Map.of())));
-                    }
-                    state = State.COMMITTING;
-                }
-            }
-            case COMMITTING -> {
-                CompletableFuture<CommitResult> running = commitInFlight;
-                if (running != null && !running.isDone()) {
-                    return running;
-                }
-            }
-            case COMMITTED -> {
-                return CompletableFuture.completedFuture(result());
-            }
-            case ABORTED, OUTCOME_LOST -> {
-                return CompletableFuture.failedFuture(Objects.requireNonNull(endedWithout, "endedWithout"));
-            }
-            case ROLLED_BACK -> throw new IllegalStateException("transaction " + tid + " is rolled back");
-        }
-        CompletableFuture<CommitResult> sent =
-                frozenCommit().thenCompose(commit -> commit.send(client)).thenApply(this::settle);
-        commitInFlight = sent;
-        return sent;
-    }
-
-    /**
-     * The request, computed on the first call that finds every snapshot fixed. A blind write to a partition not
-     * read yet first fixes the snapshot there (ws ⊆ rs); when that fails, the next call fixes only the ones still
-     * missing.
-     */
-    private CompletableFuture<FrozenCommit> frozenCommit() {
-        FrozenCommit done = frozen;
-        if (done != null) {
-            return CompletableFuture.completedFuture(done);
-        }
-        return fixMissingSnapshots().thenApply(ignored -> {
-            if (frozen == null) {
-                frozen = new FrozenCommit(tid, participants());
-            }
-            return frozen;
-        });
-    }
-
-    private CompletableFuture<Void> fixMissingSnapshots() {
-        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        Map<Integer, Bytes> unread;
-        synchronized (this) {
-            unread = footprint.writtenUnread();
-        }
-        for (Map.Entry<Integer, Bytes> entry : unread.entrySet()) {
-            chain = chain.thenCompose(
-                    ignored -> readAt(entry.getKey(), entry.getValue()).thenApply(value -> null));
-        }
-        return chain;
-    }
-
-    private synchronized List<CommitTransaction.Participant> participants() {
-        return footprint.participants();
-    }
-
-    /** Moves the transaction on by one send's answer; throws what the caller must see. */
-    private CommitResult settle(FrozenCommit.Answer answer) {
-        if (answer instanceof FrozenCommit.Decided decided) {
-            Outcome outcome = decided.outcome();
-            if (outcome.committed()) {
-                Map<Integer, Long> versions = new TreeMap<>();
-                for (int partition : outcome.participants()) {
-                    versions.put(partition, outcome.versionAt(partition));
-                }
-                return finish(new CommitResult(tid, versions));
-            }
-            throw endFor(State.ABORTED, new TransactionAbortedException(outcome.reason()));
-        }
-        if (answer instanceof FrozenCommit.OutcomeLost lost) {
-            throw endFor(State.OUTCOME_LOST, lost.error());
-        }
-        if (answer instanceof FrozenCommit.Unanswered unanswered) {
-            throw unanswered.error(); // still committing: the next commit() resends
-        }
-        throw ((FrozenCommit.Refused) answer).error(); // still committing: it may have reached a log before
-    }
-
-    private DuroException endFor(State end, DuroException why) {
-        endedWithout = why;
-        state = end;
-        return why;
-    }
-
-    private CommitResult finish(CommitResult committed) {
-        result = committed;
-        state = State.COMMITTED;
-        client.recordCommit(committed);
-        return committed;
+        return protocol.commitAsync(reads);
     }
 
     /**
@@ -421,20 +207,17 @@ public final class Transaction implements AutoCloseable, KeyReader {
      * says otherwise. {@link DuroClient#transact} runs a body again only when this is false or it aborted.
      */
     boolean commitSent() {
-        return frozen != null;
+        return protocol.commitSent();
     }
 
     /** The servers no longer retain this transaction's outcome: no resend can learn it. */
     boolean outcomeLost() {
-        return state == State.OUTCOME_LOST;
+        return protocol.outcomeLost();
     }
 
     /** The result of a successful commit. */
     public CommitResult result() {
-        if (result == null) {
-            throw new IllegalStateException("transaction " + tid + " has not committed");
-        }
-        return result;
+        return protocol.result();
     }
 
     /**
@@ -444,30 +227,13 @@ public final class Transaction implements AutoCloseable, KeyReader {
      *     committed, whatever this client does now
      */
     public void rollback() {
-        switch (state) {
-            case OPEN -> state = State.ROLLED_BACK;
-            case COMMITTING, OUTCOME_LOST -> throw new IllegalStateException("transaction " + tid + " is "
-                    + state.description + "; a commit already started cannot be rolled back");
-            case COMMITTED, ABORTED, ROLLED_BACK -> {}
-        }
+        protocol.rollback();
     }
 
     /** Rolls back an open transaction; unlike {@link #rollback()}, never throws, so it suits try-with-resources. */
     @Override
     public void close() {
-        if (state == State.OPEN) {
-            state = State.ROLLED_BACK;
-        }
-    }
-
-    private static final String READS_FROZEN = "it reads no more (a read now would not be certified with it)";
-    private static final String WRITES_FROZEN = "its writes are frozen";
-
-    private void requireOpen(String consequence) {
-        State current = state;
-        if (current != State.OPEN) {
-            throw new IllegalStateException("transaction " + tid + " is " + current.description + "; " + consequence);
-        }
+        protocol.close();
     }
 
     static <T> T join(CompletableFuture<T> future) {

@@ -81,7 +81,7 @@ final class Admin {
 
     /** One admin request, its arguments as given; the node checks them and names a wrong one. */
     @Command
-    static class Leaf extends DuroCli.ClientCommand {
+    static class Leaf extends ClientCommand {
         private final String command;
         private final PrintStream out;
 

@@ -39,15 +39,15 @@ class DuroCliTest {
 
     @Test
     void theDemoRunsTwentySecondsAndAwaitReadyWaitsAMinuteUnlessTold() {
-        assertEquals(20, ((DuroCli.DemoCommand) command(parse("demo"))).seconds);
-        assertEquals(60, ((DuroCli.AwaitReady) command(parse("await-ready"))).timeoutSeconds);
-        assertEquals(5, ((DuroCli.DemoCommand) command(parse("demo", "--seconds", "5"))).seconds);
-        assertEquals(7, ((DuroCli.AwaitReady) command(parse("await-ready", "--timeout-seconds=7"))).timeoutSeconds);
+        assertEquals(20, ((DemoCommand) command(parse("demo"))).seconds);
+        assertEquals(60, ((AwaitReadyCommand) command(parse("await-ready"))).timeoutSeconds);
+        assertEquals(5, ((DemoCommand) command(parse("demo", "--seconds", "5"))).seconds);
+        assertEquals(7, ((AwaitReadyCommand) command(parse("await-ready", "--timeout-seconds=7"))).timeoutSeconds);
     }
 
     @Test
     void optionsMayFollowOrPrecedeTheArguments() {
-        DuroCli.Put put = (DuroCli.Put) command(parse("put", "--cluster", "10.0.0.1:7100", "k", "v"));
+        PutCommand put = (PutCommand) command(parse("put", "--cluster", "10.0.0.1:7100", "k", "v"));
         assertEquals("10.0.0.1:7100", put.cluster);
         assertEquals("k", put.key);
         assertEquals("v", put.value);
@@ -108,21 +108,21 @@ class DuroCliTest {
 
     @Test
     void scanTakesARangeALimitAndADirection() {
-        DuroCli.Scan scan = (DuroCli.Scan) command(parse("scan", "user/", "user0", "--limit", "5", "--desc"));
+        ScanCommand scan = (ScanCommand) command(parse("scan", "user/", "user0", "--limit", "5", "--desc"));
         assertEquals(new KeyRange(Bytes.utf8("user/"), Bytes.utf8("user0")), scan.range());
         assertEquals(5, scan.limit);
         assertTrue(scan.descending);
-        DuroCli.Scan defaults = (DuroCli.Scan) command(parse("scan", "a", ""));
+        ScanCommand defaults = (ScanCommand) command(parse("scan", "a", ""));
         assertEquals(new KeyRange(Bytes.utf8("a"), null), defaults.range());
         assertEquals(1_000, defaults.limit);
-        DuroCli.Scan prefix = (DuroCli.Scan) command(parse("scan", "--prefix", "user/"));
+        ScanCommand prefix = (ScanCommand) command(parse("scan", "--prefix", "user/"));
         assertEquals(KeyRange.prefix(Bytes.utf8("user/")), prefix.range());
     }
 
     @Test
     void scanPrintsOneKeyValueLinePerKeyInOrder() {
         PrintStream printed = new PrintStream(out, true, StandardCharsets.UTF_8);
-        DuroCli.Scan.print(
+        ScanCommand.print(
                 List.of(
                         new KeyValue(Bytes.utf8("a"), Bytes.utf8("1")),
                         new KeyValue(Bytes.utf8("b"), Bytes.utf8("two"))),
@@ -203,7 +203,7 @@ class DuroCliTest {
                 .subcommand()
                 .subcommand());
         assertEquals(java.util.List.of("app-writer", "readwrite", "app/"), grant.arguments);
-        DuroCli.Get get = (DuroCli.Get) command(parse("get", "--user", "alice", "--password-file", "pw", "k"));
+        GetCommand get = (GetCommand) command(parse("get", "--user", "alice", "--password-file", "pw", "k"));
         assertEquals("alice", get.user);
         assertEquals(java.nio.file.Path.of("pw"), get.passwordFile);
         Admin.UserAdd add = (Admin.UserAdd) command(parse("admin", "user", "add", "bob", "--no-password")

@@ -1,0 +1,75 @@
+package dev.duro.client;
+
+import dev.duro.core.DuroException;
+import dev.duro.core.wire.HostPort;
+import dev.duro.core.wire.ReplicaStatusReply;
+import dev.duro.core.wire.ReplicaStatusRequest;
+import dev.duro.core.wire.ServerReply;
+import dev.duro.core.wire.SnapshotVectorReply;
+import dev.duro.core.wire.SnapshotVectorRequest;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Requests that ask one node about the cluster rather than about keys: a replica's status, the consistent cut a node
+ * serves, and the readiness probe built from them ({@link DuroClient#replicaStatus},
+ * {@link DuroClient#snapshotVector}, {@link DuroClient#awaitReady}). They only read: nothing here writes into the
+ * keyspace.
+ */
+final class ClusterProbes {
+    private final ClusterViews views;
+    private final Transport transport;
+
+    ClusterProbes(ClusterViews views, Transport transport) {
+        this.views = views;
+        this.transport = transport;
+    }
+
+    /** {@link DuroClient#awaitReady}. */
+    ClusterView awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        DuroException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                ClusterView view = views.refresh();
+                boolean leaders = true;
+                for (int p = 0; p < view.partitionCount(); p++) {
+                    leaders &= view.leader(p) != null;
+                }
+                if (leaders) {
+                    snapshotVector(view.leader(0), ReadConsistency.LINEARIZABLE, new long[0]);
+                    return views.refresh();
+                }
+            } catch (DuroException e) {
+                last = e;
+            }
+            RetryPolicy.pause(Duration.ofMillis(200));
+        }
+        throw new UnavailableException(
+                "cluster not ready within " + timeout.toSeconds() + " s"
+                        + (last == null ? "" : ": " + last.getMessage()),
+                false);
+    }
+
+    /** {@link DuroClient#replicaStatus}. */
+    ReplicaStatusReply replicaStatus(HostPort node, int partition) {
+        ServerReply reply = transport.await(transport.call(node, id -> new ReplicaStatusRequest(id, partition)));
+        if (reply instanceof ReplicaStatusReply status) {
+            return status;
+        }
+        throw Transport.errorOf(reply);
+    }
+
+    /** {@link DuroClient#snapshotVector}. */
+    long[] snapshotVector(HostPort node, ReadConsistency consistency, long[] minimum) {
+        boolean linearizable = consistency == ReadConsistency.LINEARIZABLE;
+        List<Long> floor = Arrays.stream(minimum).boxed().toList();
+        ServerReply reply =
+                transport.await(transport.call(node, id -> new SnapshotVectorRequest(id, linearizable, floor)));
+        if (reply instanceof SnapshotVectorReply vector) {
+            return vector.cutArray();
+        }
+        throw Transport.errorOf(reply);
+    }
+}
