@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
@@ -109,6 +110,9 @@ final class FreshReplicaWatch implements Closeable {
                 return;
             }
             EmptyReplica replica = empty.get(partition);
+            if (replica == null) {
+                return; // no longer watched
+            }
             long arrived = snapshotBytesArrived(division);
             if (arrived != replica.snapshotBytesArrived) {
                 replica.snapshotBytesArrived = arrived;
@@ -160,7 +164,7 @@ final class FreshReplicaWatch implements Closeable {
     }
 
     /** The partition's leader, if another replica: as this replica heard, or else as the others say. */
-    private RaftPeerId leaderOf(int partition, RaftServer.Division division, RaftClient client) {
+    private @Nullable RaftPeerId leaderOf(int partition, RaftServer.Division division, RaftClient client) {
         RaftPeerId self = RaftTopology.peerId(nodeId);
         RaftPeerId heard = division.getInfo().getLeaderId();
         if (heard != null) {

@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Objects;
 import java.util.Optional;
 import javax.annotation.Nullable;
 import org.apache.ratis.io.MD5Hash;
@@ -107,6 +108,7 @@ final class SnapshotFolder {
     }
 
     private Path folder() {
-        return storage.getSnapshotFile(0, 0).toPath().getParent();
+        return Objects.requireNonNull(
+                storage.getSnapshotFile(0, 0).toPath().getParent(), "a snapshot file lies in a folder");
     }
 }

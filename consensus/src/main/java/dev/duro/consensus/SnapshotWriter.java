@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -213,7 +214,7 @@ final class SnapshotWriter implements AutoCloseable {
             MD5Hash md5 = MD5Hash.newInstance(digest.digest());
             MD5FileUtil.saveMD5File(target, md5);
             Files.move(temporary, target.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            syncDirectory(target.toPath().getParent());
+            syncDirectory(Objects.requireNonNull(target.toPath().getParent(), "a snapshot file lies in a folder"));
             storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
             finished.accumulateAndGet(last.getIndex(), Math::max);
             lastWritten = new SnapshotWritten(

@@ -10,6 +10,7 @@ import dev.duro.core.wire.SnapshotVectorRequest;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Requests that ask one node about the cluster rather than about keys: a replica's status, the consistent cut a node
@@ -38,7 +39,8 @@ final class ClusterProbes {
                     leaders &= view.leader(p) != null;
                 }
                 if (leaders) {
-                    snapshotVector(view.leader(0), ReadConsistency.LINEARIZABLE, new long[0]);
+                    HostPort first = Objects.requireNonNull(view.leader(0), "partition 0's leader");
+                    snapshotVector(first, ReadConsistency.LINEARIZABLE, new long[0]);
                     return views.refresh();
                 }
             } catch (DuroException e) {

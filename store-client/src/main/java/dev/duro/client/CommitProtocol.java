@@ -1,5 +1,6 @@
 package dev.duro.client;
 
+import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
 import dev.duro.core.KeyRange;
@@ -195,7 +196,8 @@ final class CommitProtocol {
                 }
                 return finish(new CommitResult(tid, versions));
             }
-            throw endFor(State.ABORTED, new TransactionAbortedException(outcome.reason()));
+            AbortReason reason = Objects.requireNonNull(outcome.reason(), "an aborted outcome's reason");
+            throw endFor(State.ABORTED, new TransactionAbortedException(reason));
         }
         if (answer instanceof FrozenCommit.OutcomeLost lost) {
             throw endFor(State.OUTCOME_LOST, lost.error());

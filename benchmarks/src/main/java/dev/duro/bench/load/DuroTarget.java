@@ -130,7 +130,7 @@ public final class DuroTarget implements Target {
     }
 
     @Override
-    public long[] commandsAndEntries() {
+    public @Nullable long[] commandsAndEntries() {
         return cluster == null ? null : cluster.commandsAndEntries();
     }
 

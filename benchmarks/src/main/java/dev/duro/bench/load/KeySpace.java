@@ -4,6 +4,7 @@ import dev.duro.core.Bytes;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.function.ToIntFunction;
+import javax.annotation.Nullable;
 
 /**
  * Keys of each partition (4-byte big-endian integers, as the paper's workloads use 4-byte keys), found by asking
@@ -11,7 +12,7 @@ import java.util.function.ToIntFunction;
  */
 public final class KeySpace {
     private final Bytes[][] keysByPartition;
-    private final double[] zipfCumulative;
+    private final @Nullable double[] zipfCumulative;
 
     /**
      * @param partitions how many partitions the system has (1 when it is not partitioned)

@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -107,11 +108,13 @@ public final class LoadGenerator {
         commits.forEach((kind, adder) -> committed.put(kind, adder.sum()));
         Map<String, Long> aborted = new TreeMap<>();
         aborts.forEach((kind, adder) -> aborted.put(kind, adder.sum()));
-        double commandsPerEntry = batchingBefore == null || batchingAfter[1] == batchingBefore[1]
-                ? Double.NaN
-                : (double) (batchingAfter[0] - batchingBefore[0]) / (batchingAfter[1] - batchingBefore[1]);
-        double entriesPerSecond =
-                batchingBefore == null ? Double.NaN : (batchingAfter[1] - batchingBefore[1]) / seconds;
+        double commandsPerEntry = Double.NaN;
+        double entriesPerSecond = Double.NaN;
+        if (batchingBefore != null && batchingAfter != null) {
+            long entries = batchingAfter[1] - batchingBefore[1];
+            commandsPerEntry = entries == 0 ? Double.NaN : (double) (batchingAfter[0] - batchingBefore[0]) / entries;
+            entriesPerSecond = entries / seconds;
+        }
         return new Report(
                 target.name(),
                 options,
@@ -158,8 +161,11 @@ public final class LoadGenerator {
                 long begun = System.nanoTime();
                 try {
                     session.execute(plan);
-                    latencies.get(plan.kind()).recordValue(Math.min((System.nanoTime() - begun) / 1_000, 60_000_000L));
-                    commits.get(plan.kind()).increment();
+                    long micros = Math.min((System.nanoTime() - begun) / 1_000, 60_000_000L);
+                    Objects.requireNonNull(latencies.get(plan.kind()), "a histogram per class")
+                            .recordValue(micros);
+                    Objects.requireNonNull(commits.get(plan.kind()), "a counter per class")
+                            .increment();
                 } catch (PlanAbortedException e) {
                     aborts.computeIfAbsent(e.reason(), reason -> new LongAdder())
                             .increment();

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * Options of the load generator. Defaults reproduce the S-DUR paper's setup at a size this machine runs: two
@@ -21,7 +22,7 @@ public record LoadOptions(
         Duration warmup,
         int keysPerPartition,
         double zipfSkew,
-        String cluster,
+        @Nullable String cluster,
         Path outputDirectory,
         SystemKind system,
         boolean inProcess,

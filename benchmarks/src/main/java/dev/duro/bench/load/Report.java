@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
@@ -109,7 +110,7 @@ public final class Report {
 
     /** Latencies (microseconds) of committed transactions of {@code kind} in the measured period. */
     public Histogram latency(TxKind kind) {
-        return latencies.get(kind);
+        return Objects.requireNonNull(latencies.get(kind), "every class has a histogram");
     }
 
     /** CPU seconds used in the measured period: this process, plus the system's own processes outside it. */
@@ -175,7 +176,7 @@ public final class Report {
                 "p99.9 ms",
                 "max ms");
         for (Map.Entry<TxKind, Histogram> entry : latencies.entrySet()) {
-            long count = committed.get(entry.getKey());
+            long count = committed.getOrDefault(entry.getKey(), 0L);
             if (count == 0) {
                 continue;
             }
@@ -216,7 +217,7 @@ public final class Report {
             classes.put(
                     entry.getKey().name(),
                     new ResultJson.LatencyClass(
-                            committed.get(entry.getKey()),
+                            committed.getOrDefault(entry.getKey(), 0L),
                             ResultJson.decimal(ms(h, 50), 3),
                             ResultJson.decimal(ms(h, 90), 3),
                             ResultJson.decimal(ms(h, 99), 3),
@@ -264,7 +265,7 @@ public final class Report {
         }
         out.append('\n');
         for (Map.Entry<TxKind, Histogram> entry : latencies.entrySet()) {
-            long count = committed.get(entry.getKey());
+            long count = committed.getOrDefault(entry.getKey(), 0L);
             out.append(entry.getKey().name().toLowerCase(Locale.ROOT))
                     .append(',')
                     .append(count)

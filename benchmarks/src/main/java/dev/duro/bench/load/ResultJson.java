@@ -41,12 +41,12 @@ public record ResultJson(
         int partitions,
         int replicas,
         int clients,
-        BigDecimal seconds,
+        @Nullable BigDecimal seconds,
         int cores,
-        BigDecimal committedPerSecond,
-        BigDecimal abortRate,
+        @Nullable BigDecimal committedPerSecond,
+        @Nullable BigDecimal abortRate,
         long errors,
-        BigDecimal cpuMillisPerCommit,
+        @Nullable BigDecimal cpuMillisPerCommit,
         @Nullable BigDecimal serverCpuMillisPerCommit,
         @Nullable BigDecimal clientCpuMillisPerCommit,
         @Nullable BigDecimal commandsPerLogEntry,
@@ -57,11 +57,11 @@ public record ResultJson(
     /** Committed transactions of one class and their latency percentiles, in milliseconds. */
     public record LatencyClass(
             long committed,
-            BigDecimal p50Ms,
-            BigDecimal p90Ms,
-            BigDecimal p99Ms,
-            BigDecimal p999Ms,
-            BigDecimal maxMs) {}
+            @Nullable BigDecimal p50Ms,
+            @Nullable BigDecimal p90Ms,
+            @Nullable BigDecimal p99Ms,
+            @Nullable BigDecimal p999Ms,
+            @Nullable BigDecimal maxMs) {}
 
     private static final ObjectMapper MAPPER =
             new ObjectMapper().enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);

@@ -1,6 +1,7 @@
 package dev.duro.bench.load;
 
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * A system under test: Duro (started here or reached with {@code --cluster}), classical DUR, or a peer store.
@@ -20,7 +21,7 @@ public interface Target extends AutoCloseable {
      * Commands and log entries the system has written so far, {@code {commands, entries}}, where it can tell
      * (batching figures); null otherwise.
      */
-    default long[] commandsAndEntries() {
+    default @Nullable long[] commandsAndEntries() {
         return null;
     }
 

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import javax.annotation.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -99,6 +100,7 @@ final class Admin {
             return 0;
         }
 
+        @Nullable
         char[] secret() {
             return null;
         }
@@ -113,6 +115,7 @@ final class Admin {
         private final InputStream in;
 
         @Option(names = "--new-password-file", paramLabel = "FILE", description = "the new user's password")
+        @Nullable
         Path newPasswordFile;
 
         @Option(names = "--no-password", description = "no password: the user authenticates by certificate only")
@@ -124,6 +127,7 @@ final class Admin {
         }
 
         @Override
+        @Nullable
         char[] secret() {
             if (noPassword) {
                 return null;

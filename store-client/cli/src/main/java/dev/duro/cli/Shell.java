@@ -16,6 +16,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * {@code ./duro shell}: an interactive prompt. Outside {@code begin ... commit}, each get, put and scan runs in its
@@ -25,7 +26,7 @@ final class Shell {
     private final DuroClient client;
     private final BufferedReader in;
     private final PrintStream out;
-    private Transaction open;
+    private @Nullable Transaction open;
 
     private static final int DEFAULT_SCAN_LIMIT = 100;
 
