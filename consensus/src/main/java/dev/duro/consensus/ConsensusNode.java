@@ -301,7 +301,7 @@ public final class ConsensusNode implements Closeable {
                 throw new IllegalStateException(
                         "ReadIndex at partition " + partition + " failed", answer.getException());
             }
-            return PartitionStateMachine.deliveredCounterOf(answer.getMessage());
+            return DeliveredCounterReply.counterOf(answer.getMessage());
         });
     }
 
