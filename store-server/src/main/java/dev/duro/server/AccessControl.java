@@ -193,10 +193,10 @@ final class AccessControl {
         if (cause instanceof AdminException refused) {
             return new ErrorReply(requestId, ErrorCode.MALFORMED_FRAME, refused.getMessage());
         }
-        if (cause instanceof AuthRecord.ChangeFailed failed && failed.reply != null) {
+        if (cause instanceof AuthRecordChanges.ChangeFailed failed && failed.reply != null) {
             return new ErrorReply(requestId, failed.reply.code(), failed.reply.message());
         }
-        if (cause instanceof AuthRecord.ChangeFailed failed) {
+        if (cause instanceof AuthRecordChanges.ChangeFailed failed) {
             return new ErrorReply(requestId, ErrorCode.UNKNOWN_PARTITION, failed.getMessage());
         }
         return new ErrorReply(requestId, ErrorCode.NOT_READY, "the auth record could not be changed: " + cause);
