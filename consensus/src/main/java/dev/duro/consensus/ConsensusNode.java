@@ -17,8 +17,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
-import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.Message;
@@ -28,12 +26,10 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachine;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.util.ExitUtils;
-import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,16 +40,11 @@ import org.slf4j.LoggerFactory;
  * proposing commands.
  *
  * <p>All groups share one storage directory ({@code <dir>/<group-uuid>/...}); at restart the server finds
- * them on disk again ({@code RECOVER}) and only groups missing there are added.
+ * them on disk again ({@code RECOVER}) and only groups missing there are added. The Ratis settings of the server
+ * and its clients, and why each is what it is, are in {@link RatisProperties}.
  */
 public final class ConsensusNode implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsensusNode.class);
-    /** Leader-to-follower retries (Ratis multilinear policy: sleep, count pairs): quick at first, then every 0.5 s. */
-    private static final String APPENDER_RETRY_POLICY = "1ms,10, 100ms,20, 500ms,100000000";
-
-    private static final long ELECTION_TIMEOUT_MIN_MILLIS = 1_000;
-    private static final long ELECTION_TIMEOUT_MAX_MILLIS = 2_000;
-
     private final String nodeId;
     private final RaftTopology topology;
     private final ConsensusSettings settings;
@@ -101,7 +92,7 @@ public final class ConsensusNode implements Closeable {
         this.server = RaftServer.newBuilder()
                 .setServerId(RaftTopology.peerId(nodeId))
                 .setGroup(RaftGroup.emptyGroup())
-                .setProperties(serverProperties(settings))
+                .setProperties(RatisProperties.server(settings))
                 .setParameters(raftParameters)
                 .setStateMachineRegistry(registry)
                 .setOption(RaftStorage.StartupOption.RECOVER)
@@ -159,57 +150,6 @@ public final class ConsensusNode implements Closeable {
         }
     }
 
-    private static RaftProperties serverProperties(ConsensusSettings settings) {
-        RaftProperties properties = new RaftProperties();
-        RaftServerConfigKeys.setStorageDir(
-                properties, List.of(settings.storageDirectory().toFile()));
-        RaftServerConfigKeys.setRemovedGroupsDir(
-                properties,
-                settings.storageDirectory().resolve("removed-groups").toFile());
-        GrpcConfigKeys.Server.setHost(properties, settings.raftHost());
-        GrpcConfigKeys.Server.setPort(properties, settings.raftPort());
-        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
-        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, settings.snapshotEveryEntries());
-        RaftServerConfigKeys.Snapshot.setRetentionFileNum(properties, 2);
-        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
-        // Purge (closed segments) after every snapshot, as documented; Ratis's default gap of 1024 entries would
-        // keep the log whole when snapshots are taken more often than that.
-        RaftServerConfigKeys.Log.setPurgeGap(
-                properties, (int) Math.min(Integer.MAX_VALUE, settings.snapshotEveryEntries()));
-        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(settings.logSegmentBytesMax()));
-        // Bounded log-entry cache: see ConsensusSettings.logCacheBytesMax.
-        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(properties, SizeInBytes.valueOf(settings.logCacheBytesMax()));
-        RaftServerConfigKeys.Log.setSegmentCacheNumMax(properties, ConsensusSettings.LOG_CACHED_CLOSED_SEGMENTS_MAX);
-        RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !settings.fsync());
-        // A log entry may hold a whole batch of large values.
-        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
-        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
-                properties, SizeInBytes.valueOf(settings.appenderBufferBytesMax()));
-        // A follower behind the purged log is told so and copies the leader's snapshot itself (SnapshotFetcher):
-        // Ratis's own transfer keeps each chunk it sends referenced for its timeout times its window (24 s by
-        // default), which on loopback held hundreds of megabytes and ran leaders out of memory
-        // (docs/replication.md, "Catching up from a snapshot").
-        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(properties, false);
-        // How often a leader retries a follower it cannot reach. Ratis's default backs off to one try every 5 s
-        // after 30 failures, so a follower restarted after a few seconds down waited up to 5 s before the leader
-        // tried it again, and served reads from a stale replica meanwhile; worse, if the leader then died the
-        // surviving majority included that lagging follower and could commit nothing until it caught up. A try
-        // every half second costs a connection attempt per unreachable follower.
-        RaftServerConfigKeys.Log.Appender.setRetryPolicy(properties, APPENDER_RETRY_POLICY);
-        RaftServerConfigKeys.Rpc.setRequestTimeout(
-                properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
-        // Read-only requests go through ReadIndex at the leader: linearizable (the default is a leader-local read).
-        RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
-        // Ratis's default election timeout (150-300 ms) makes leaders of busy 2-core machines step down on every
-        // GC or JIT pause, and each election stalls the partition. One to two seconds keeps leaders stable; a
-        // crashed leader is replaced within about that long.
-        RaftServerConfigKeys.Rpc.setTimeoutMin(
-                properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MIN_MILLIS, TimeUnit.MILLISECONDS));
-        RaftServerConfigKeys.Rpc.setTimeoutMax(
-                properties, TimeDuration.valueOf(ELECTION_TIMEOUT_MAX_MILLIS, TimeUnit.MILLISECONDS));
-        return properties;
-    }
-
     /** Joins the groups this node replicates; returns the partitions whose storage had to be created. */
     private List<Integer> joinGroups() throws IOException {
         Set<RaftGroupId> present = new HashSet<>();
@@ -264,13 +204,9 @@ public final class ConsensusNode implements Closeable {
     }
 
     private RaftClient newClient(int partition) {
-        RaftProperties properties = new RaftProperties();
-        RaftServerConfigKeys.Rpc.setRequestTimeout(
-                properties, TimeDuration.valueOf(settings.requestTimeout().toMillis(), TimeUnit.MILLISECONDS));
-        GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
         RaftPeerId leader = leaderPeer(partition);
         RaftClient.Builder builder = RaftClient.newBuilder()
-                .setProperties(properties)
+                .setProperties(RatisProperties.client(settings))
                 .setParameters(raftParameters)
                 .setRaftGroup(topology.group(partition))
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(
@@ -301,7 +237,7 @@ public final class ConsensusNode implements Closeable {
                 throw new IllegalStateException(
                         "ReadIndex at partition " + partition + " failed", answer.getException());
             }
-            return PartitionStateMachine.deliveredCounterOf(answer.getMessage());
+            return DeliveredCounterReply.counterOf(answer.getMessage());
         });
     }
 

@@ -3,30 +3,12 @@ package dev.duro.server;
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.Bytes;
-import dev.duro.core.DuroException;
-import dev.duro.core.TxId;
 import dev.duro.core.VersionedValue;
-import dev.duro.core.Write;
-import dev.duro.core.wire.AdminReply;
-import dev.duro.core.wire.AdminRequest;
-import dev.duro.core.wire.CommitTransaction;
-import dev.duro.core.wire.ErrorReply;
-import dev.duro.core.wire.Message;
-import dev.duro.core.wire.OutcomeReply;
-import dev.duro.core.wire.ServerReply;
 import dev.duro.core.wire.WireCodec;
 import dev.duro.server.auth.AdminCommands;
-import dev.duro.server.auth.AdminException;
 import dev.duro.server.auth.AuthTable;
 import dev.duro.server.auth.AuthTableCodec;
 import dev.duro.server.tls.NodeTls;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.net.Socket;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,13 +16,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This node's copy of the cluster's auth record ({@link AuthTable#KEY}), and the writer of its changes
+ * This node's copy of the cluster's auth record ({@link AuthTable#KEY}), and the way in for its changes
  * (docs/auth.md, "Where the rules live").
  *
  * <p><b>Reading.</b> The record is read at a linearizable snapshot of its partition: a Raft ReadIndex gives the
@@ -52,37 +33,23 @@ import org.slf4j.LoggerFactory;
  * elsewhere is enforced here within one refresh period (plus the read's own duration).
  *
  * <p><b>Writing.</b> A change is a read-modify-write of the key in an ordinary transaction, coordinated by this
- * node: read the record at snapshot {@code s}, apply the change, commit the new value with snapshot {@code s}.
- * The write is certified as a read, so a concurrent change that committed after {@code s} aborts this one, which
- * is then retried on a fresh read (bounded). No change is ever lost to another.
+ * node ({@link AuthRecordChanges}); no change is ever lost to another.
  *
  * <p>Installed tables only move forward: each carries the version of the key it was read at, and an older one
  * (a slow refresh overtaken by a change) is dropped.
  */
 final class AuthRecord {
     private static final Logger LOG = LoggerFactory.getLogger(AuthRecord.class);
-    /** Attempts of one change's read-modify-write before giving up with NOT_READY. */
-    static final int CHANGE_ATTEMPTS_MAX = 20;
 
     /** How often the node calls {@link #tick}. */
     static final long TICK_MILLIS = 50;
 
-    private static final int CONNECT_TIMEOUT_MILLIS = 2_000;
-
     private final ConsensusNode consensus;
-    private final Coordinator coordinator;
-    private final WireCodec codec;
-    private final Map<String, ServerConfig.Node> nodes;
-    /** This node's TLS, for reading the record from another node; null with plaintext links. */
-    private final @Nullable NodeTls tls;
-
-    private final List<String> replicaNodes;
     private final int partition;
     private final Duration waitMax;
-    private final int frameBytesMax;
     private final Executor blocking;
-    private final long clientId = new SecureRandom().nextLong();
-    private final AtomicLong sequence = new AtomicLong();
+    private final AuthRecordPeers peers;
+    private final AuthRecordChanges changes;
 
     /** The table and the version of the key it was read at (0: the key was never written). */
     record Versioned(AuthTable table, long version) {}
@@ -113,15 +80,12 @@ final class AuthRecord {
             Executor blocking,
             @Nullable NodeTls tls) {
         this.consensus = consensus;
-        this.coordinator = coordinator;
-        this.codec = codec;
-        this.nodes = nodes;
-        this.tls = tls;
         this.partition = partition;
-        this.replicaNodes = List.copyOf(replicaNodes);
         this.waitMax = waitMax;
-        this.frameBytesMax = frameBytesMax;
         this.blocking = blocking;
+        this.peers = new AuthRecordPeers(
+                consensus.nodeId(), partition, replicaNodes, codec, nodes, tls, waitMax, frameBytesMax);
+        this.changes = new AuthRecordChanges(consensus, coordinator, partition, replicaNodes, waitMax, this::install);
     }
 
     int partition() {
@@ -209,10 +173,9 @@ final class AuthRecord {
     CompletableFuture<Versioned> readFresh() {
         PartitionStateMachine replica = consensus.replica(partition);
         if (replica == null) {
-            return CompletableFuture.supplyAsync(this::readRemotely, blocking);
+            return CompletableFuture.supplyAsync(peers::read, blocking);
         }
-        return readLocally(replica)
-                .exceptionallyCompose(local -> CompletableFuture.supplyAsync(this::readRemotely, blocking));
+        return readLocally(replica).exceptionallyCompose(local -> CompletableFuture.supplyAsync(peers::read, blocking));
     }
 
     /**
@@ -231,63 +194,8 @@ final class AuthRecord {
                 });
     }
 
-    private static AuthTable decode(@Nullable Bytes value) {
+    static AuthTable decode(@Nullable Bytes value) {
         return value == null ? AuthTable.EMPTY : AuthTableCodec.decode(value.toByteArray());
-    }
-
-    /**
-     * Asks each other replica of the record's partition in turn ({@code auth-table}); the first answer wins. Each
-     * answers from its own replica at a linearizable snapshot, so the record is as fresh as a local read's.
-     */
-    private Versioned readRemotely() {
-        StringBuilder failures = new StringBuilder();
-        for (String node : replicaNodes) {
-            if (node.equals(consensus.nodeId())) {
-                continue;
-            }
-            try {
-                AdminReply reply = askForTable(node, nodes.get(node));
-                if (reply.payload() == null) {
-                    throw new IOException("its answer carries no record");
-                }
-                byte[] payload = reply.payload().toByteArray();
-                // The payload is the version of the key, then the record.
-                long version = java.nio.ByteBuffer.wrap(payload, 0, Long.BYTES).getLong();
-                byte[] record = java.util.Arrays.copyOfRange(payload, Long.BYTES, payload.length);
-                return new Versioned(record.length == 0 ? AuthTable.EMPTY : AuthTableCodec.decode(record), version);
-            } catch (IOException | DuroException | IndexOutOfBoundsException e) {
-                failures.append(failures.isEmpty() ? "" : "; ")
-                        .append(node)
-                        .append(": ")
-                        .append(e.getMessage());
-            }
-        }
-        throw new IllegalStateException(
-                "no replica of partition " + partition + " gave the auth record (" + failures + ")");
-    }
-
-    private AdminReply askForTable(String id, ServerConfig.Node node) throws IOException {
-        try (Socket socket = PeerSockets.connect(tls, id, node.address(), CONNECT_TIMEOUT_MILLIS)) {
-            socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, waitMax.toMillis() + CONNECT_TIMEOUT_MILLIS));
-            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
-            byte[] request = codec.encode(new AdminRequest(1, AdminCommands.TABLE, List.of(), null));
-            out.writeInt(request.length);
-            out.write(request);
-            out.flush();
-            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-            int length = in.readInt();
-            if (length <= 0 || length > frameBytesMax) {
-                throw new IOException("answered with a frame of " + length + " bytes");
-            }
-            Message answer = codec.decode(in.readNBytes(length));
-            if (answer instanceof ErrorReply error) {
-                throw new IOException("refused: " + error.code() + ": " + error.message());
-            }
-            if (!(answer instanceof AdminReply reply)) {
-                throw new IOException("answered with " + answer.type());
-            }
-            return reply;
-        }
     }
 
     /** The {@code auth-table} answer: the key's version, then the encoded record (empty: never written). */
@@ -297,92 +205,14 @@ final class AuthRecord {
             return CompletableFuture.failedFuture(
                     new IllegalStateException("this node holds no replica of partition " + partition));
         }
-        return readLocally(replica).thenApply(read -> {
-            byte[] record = read.version() == 0 && read.table().equals(AuthTable.EMPTY)
-                    ? new byte[0]
-                    : AuthTableCodec.encode(read.table());
-            byte[] payload = new byte[Long.BYTES + record.length];
-            java.nio.ByteBuffer.wrap(payload).putLong(read.version()).put(record);
-            return Bytes.wrap(payload);
-        });
+        return readLocally(replica).thenApply(AuthRecordPeers::payload);
     }
 
     /**
-     * Carries out {@code change} by read-modify-write of the record (see the class documentation), installs the
-     * table it wrote, and completes with it. Fails with an {@link AdminException} when the change does not apply to
-     * the table of the moment, or with a {@link ChangeFailed} carrying the server's error.
+     * Carries out {@code change} ({@link AuthRecordChanges#change}), installs the table it wrote, and completes with
+     * it.
      */
     CompletableFuture<AuthTable> change(AdminCommands.Change change) {
-        if (consensus.replica(partition) == null) {
-            return CompletableFuture.failedFuture(new ChangeFailed(
-                    null,
-                    "node " + consensus.nodeId()
-                            + " holds no replica of partition " + partition
-                            + ", which holds the auth record; send admin"
-                            + " requests to one of " + replicaNodes));
-        }
-        return attempt(change, 1);
-    }
-
-    /** A change that could not be committed: the coordinator's error reply, or why none was asked. */
-    static final class ChangeFailed extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final transient @Nullable ErrorReply reply;
-
-        ChangeFailed(@Nullable ErrorReply reply, String message) {
-            super(message);
-            this.reply = reply;
-        }
-    }
-
-    private CompletableFuture<AuthTable> attempt(AdminCommands.Change change, int attempt) {
-        return readAt().thenCompose(read -> {
-            AuthTable next = change.apply().apply(read.table); // may throw AdminException: nothing is written
-            CommitTransaction commit = new CommitTransaction(
-                    0,
-                    new TxId(clientId, sequence.incrementAndGet()),
-                    List.of(new CommitTransaction.Participant(
-                            partition,
-                            read.snapshot,
-                            List.of(),
-                            List.of(Write.put(AuthTable.KEY, Bytes.wrap(AuthTableCodec.encode(next)))))));
-            return coordinator.commit(commit).thenCompose(reply -> settle(change, attempt, next, reply));
-        });
-    }
-
-    private CompletableFuture<AuthTable> settle(
-            AdminCommands.Change change, int attempt, AuthTable next, ServerReply reply) {
-        if (reply instanceof OutcomeReply outcome && outcome.outcome().committed()) {
-            install(new Versioned(next, outcome.outcome().versionAt(partition)));
-            LOG.info("auth record changed: {}", change.description());
-            return CompletableFuture.completedFuture(next);
-        }
-        if (reply instanceof OutcomeReply outcome && attempt < CHANGE_ATTEMPTS_MAX) {
-            LOG.debug("auth change {} aborted ({}), attempt {}", change.description(), outcome.outcome(), attempt);
-            return attempt(change, attempt + 1); // a concurrent change won: apply ours to its result
-        }
-        if (reply instanceof ErrorReply error) {
-            return CompletableFuture.failedFuture(new ChangeFailed(error, error.message()));
-        }
-        return CompletableFuture.failedFuture(new ChangeFailed(
-                null,
-                "the auth record kept changing under " + change.description() + " for " + CHANGE_ATTEMPTS_MAX
-                        + " attempts; nothing was written, try again"));
-    }
-
-    private record ReadAt(AuthTable table, long snapshot) {}
-
-    /** The record at a linearizable snapshot of the local replica, and that snapshot (the change's {@code st}). */
-    private CompletableFuture<ReadAt> readAt() {
-        PartitionStateMachine replica = consensus.replica(partition);
-        return consensus
-                .linearizableDeliveredCounter(partition)
-                .thenCompose(replica::awaitSnapshot)
-                .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
-                .thenApply(counter -> {
-                    long snapshot = replica.snapshotCounter();
-                    return new ReadAt(
-                            decode(replica.read(AuthTable.KEY, snapshot).value()), snapshot);
-                });
+        return changes.change(change);
     }
 }

@@ -3,6 +3,7 @@ package dev.duro.server;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -28,10 +29,20 @@ final class ConfigParser {
         this.properties = properties;
         this.overridden = Set.copyOf(overridden);
         environment.forEach((name, value) -> {
-            if (name.startsWith(ServerConfig.ENVIRONMENT_PREFIX) && !ServerConfig.reservedForTools(name)) {
+            if (name.startsWith(ServerConfig.ENVIRONMENT_PREFIX) && !reservedForTools(name)) {
                 this.environment.put(name, value);
             }
         });
+    }
+
+    /** The environment variable that sets {@code key} ({@link ServerConfig#ENVIRONMENT_PREFIX}). */
+    static String environmentName(String key) {
+        return ServerConfig.ENVIRONMENT_PREFIX
+                + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    static boolean reservedForTools(String variable) {
+        return variable.equals("DURO_JAVA_OPTS") || variable.startsWith("DURO_JEPSEN_");
     }
 
     Set<String> usedKeys() {
@@ -45,7 +56,7 @@ final class ConfigParser {
     String string(String key, String fallback) {
         used.add(key);
         String value = properties.getProperty(key);
-        String variable = ServerConfig.environmentName(key);
+        String variable = environmentName(key);
         if (environment.containsKey(variable)) {
             usedVariables.add(variable);
             if (!overridden.contains(key)) {

@@ -1,14 +1,10 @@
 package dev.duro.server;
 
 import dev.duro.consensus.ConsensusNode;
-import dev.duro.consensus.ConsensusSettings;
 import dev.duro.consensus.LogContext;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.consensus.RaftTls;
-import dev.duro.consensus.RaftTopology;
 import dev.duro.core.node.PeerMessageCodec;
-import dev.duro.core.wire.ClusterInfoReply;
-import dev.duro.core.wire.HostPort;
 import dev.duro.core.wire.WireCodec;
 import dev.duro.server.auth.AuthTable;
 import dev.duro.server.auth.Passwords;
@@ -30,9 +26,6 @@ import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executors;
@@ -150,8 +143,8 @@ public final class DuroServer implements Closeable {
                 config.nodeId(), codec, config.nodes(), config.frameBytesMax(), () -> consensus, tls);
         consensus = ConsensusNode.start(
                 config.nodeId(),
-                topology(config),
-                consensusSettings(config),
+                ConsensusConfiguration.topology(config),
+                ConsensusConfiguration.settings(config),
                 config.engine(),
                 config.limits(),
                 (partition, produced) -> {
@@ -201,7 +194,7 @@ public final class DuroServer implements Closeable {
                 frontiers,
                 snapshots,
                 metrics,
-                requestId -> describe(requestId, routing),
+                new ClusterDescription(config, routing, consensus),
                 config.readWaitMax(),
                 access,
                 tls != null);
@@ -282,45 +275,6 @@ public final class DuroServer implements Closeable {
         } catch (RuntimeException e) {
             LOG.warn("{} failed", what, e); // a periodic task must not stop for good on one failure
         }
-    }
-
-    private ClusterInfoReply describe(long requestId, Routing routing) {
-        List<ClusterInfoReply.PartitionInfo> partitions = new ArrayList<>();
-        for (int p = 0; p < config.partitionCount(); p++) {
-            List<String> replicas = config.placement().get(p);
-            List<HostPort> addresses = new ArrayList<>();
-            for (String node : replicas) {
-                ServerConfig.HostPort address = config.nodes().get(node).advertised();
-                addresses.add(new HostPort(address.host(), address.port()));
-            }
-            String leader = consensus.leaderOf(p);
-            int leaderIndex = leader == null ? ClusterInfoReply.PartitionInfo.NO_LEADER : replicas.indexOf(leader);
-            partitions.add(new ClusterInfoReply.PartitionInfo(addresses, leaderIndex));
-        }
-        return new ClusterInfoReply(requestId, config.clusterName(), routing.spec(), partitions, config.limits());
-    }
-
-    static RaftTopology topology(ServerConfig config) {
-        Map<String, String> raft = new LinkedHashMap<>();
-        config.nodes().forEach((id, node) -> raft.put(id, node.raft().toString()));
-        return new RaftTopology(config.clusterName(), raft, config.placement());
-    }
-
-    private static ConsensusSettings consensusSettings(ServerConfig config) {
-        ServerConfig.HostPort raft = config.self().raft();
-        ConsensusSettings defaults =
-                ConsensusSettings.defaults(config.dataDirectory().resolve("raft"), config.bindHost(), raft.port());
-        return new ConsensusSettings(
-                defaults.storageDirectory(),
-                config.bindHost(),
-                raft.port(),
-                config.fsync(),
-                config.snapshotEveryEntries(),
-                config.batchCommandsMax(),
-                defaults.batchBytesMax(),
-                defaults.queuedBytesMax(),
-                config.proposalsInFlightMax(),
-                defaults.requestTimeout());
     }
 
     public ServerConfig config() {

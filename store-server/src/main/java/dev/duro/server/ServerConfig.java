@@ -3,19 +3,14 @@ package dev.duro.server;
 import dev.duro.core.Limits;
 import dev.duro.core.certify.CertifierSettings;
 import dev.duro.core.engine.EngineSettings;
-import dev.duro.server.tls.PeerIdentity;
 import dev.duro.server.tls.TlsMaterial;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -141,7 +136,7 @@ public final class ServerConfig {
         logFormat = in.string(Settings.LOG_FORMAT);
         authRefresh = Duration.ofMillis(in.integer(Settings.AUTH_REFRESH_MILLIS));
         authPasswordIterations = in.integer(Settings.AUTH_PASSWORD_ITERATIONS);
-        tls = tls(in, nodeId);
+        tls = ConfiguredTls.read(in, nodeId);
         if (!LOG_FORMATS.contains(logFormat)) {
             in.problem("log.format", "must be one of " + LOG_FORMATS + ", was '" + logFormat + "'");
         }
@@ -164,74 +159,6 @@ public final class ServerConfig {
         in.rejectUnknownKeys();
         in.failIfProblems();
         keysRead = Set.copyOf(in.usedKeys());
-    }
-
-    /**
-     * The TLS files, all three or none; read and checked now, so that a missing or unusable file, or a certificate
-     * that is not this node's or not the CA's, stops the node at start naming the setting.
-     */
-    private static @Nullable TlsMaterial tls(ConfigParser in, @Nullable String nodeId) {
-        List<Settings.Text> settings = List.of(Settings.TLS_CA_FILE, Settings.TLS_CERT_FILE, Settings.TLS_KEY_FILE);
-        List<String> missing = new ArrayList<>();
-        List<Path> files = new ArrayList<>();
-        for (Settings.Text setting : settings) {
-            String value = in.string(setting);
-            if (value == null) {
-                missing.add(setting.key());
-            } else {
-                files.add(Path.of(value));
-            }
-        }
-        if (missing.size() == settings.size()) {
-            return null;
-        }
-        if (!missing.isEmpty()) {
-            for (String key : missing) {
-                in.problem(
-                        key,
-                        "is required when any tls.* setting is given (all of tls.ca-file, tls.cert-file and"
-                                + " tls.key-file, or none)");
-            }
-            return null;
-        }
-        TlsMaterial material;
-        try {
-            material = TlsMaterial.read(files.get(0), files.get(1), files.get(2));
-        } catch (TlsMaterial.BadFileException e) {
-            in.problem(e.setting(), e.getMessage().substring(e.setting().length() + 1));
-            return null;
-        }
-        X509Certificate certificate = material.certificate();
-        String name = PeerIdentity.commonName(certificate);
-        if (nodeId != null && !name.equals(PeerIdentity.NODE_PREFIX + nodeId)) {
-            in.problem(
-                    Settings.TLS_CERT_FILE.key(),
-                    "names '" + name + "'; node " + nodeId + " needs a certificate with subject CN="
-                            + PeerIdentity.NODE_PREFIX + nodeId + " (docs/security.md)");
-        }
-        if (!material.keyMatchesCertificate()) {
-            in.problem(
-                    Settings.TLS_KEY_FILE.key(),
-                    "(" + files.get(2) + ") is not the private key of tls.cert-file (" + files.get(1) + ")");
-        }
-        if (!issuedByAny(certificate, material.authorities())) {
-            in.problem(
-                    Settings.TLS_CERT_FILE.key(),
-                    "(" + files.get(1) + ") is not signed by a certificate of tls.ca-file (" + files.get(0) + ")");
-        }
-        return material;
-    }
-
-    private static boolean issuedByAny(X509Certificate certificate, List<X509Certificate> authorities) {
-        for (X509Certificate authority : authorities) {
-            try {
-                certificate.verify(authority.getPublicKey());
-                return true;
-            } catch (GeneralSecurityException e) {
-                // Not this one: try the next.
-            }
-        }
-        return false;
     }
 
     /**
@@ -262,19 +189,9 @@ public final class ServerConfig {
      * Settings may come from environment variables named {@code DURO_} and the key in capitals with every {@code .}
      * and {@code -} as {@code _}: {@code engine.outcomes-retained} is {@code DURO_ENGINE_OUTCOMES_RETAINED},
      * {@code node.n1.address} is {@code DURO_NODE_N1_ADDRESS}. One naming no setting is an error, except the tools'
-     * own ({@code DURO_JAVA_OPTS}, {@code DURO_JEPSEN_*}).
+     * own ({@code DURO_JAVA_OPTS}, {@code DURO_JEPSEN_*}). {@link ConfigParser} reads them.
      */
     public static final String ENVIRONMENT_PREFIX = "DURO_";
-
-    /** The environment variable that sets {@code key}. */
-    static String environmentName(String key) {
-        return ENVIRONMENT_PREFIX
-                + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
-    }
-
-    static boolean reservedForTools(String variable) {
-        return variable.equals("DURO_JAVA_OPTS") || variable.startsWith("DURO_JEPSEN_");
-    }
 
     public String clusterName() {
         return clusterName;

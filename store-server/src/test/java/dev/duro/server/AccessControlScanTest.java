@@ -50,32 +50,32 @@ class AccessControlScanTest {
 
     @Test
     void aScanInsideAGrantedPrefixIsAllowed() {
-        assertNull(AccessControl.check(TABLE, "ana", scan("user/a", "user/z")));
-        assertNull(AccessControl.check(TABLE, "ana", scan("user/", "user0"))); // the whole prefix
-        assertNull(AccessControl.check(TABLE, AuthTable.ROOT, scan("a", null)));
+        assertNull(AccessRules.check(TABLE, "ana", scan("user/a", "user/z")));
+        assertNull(AccessRules.check(TABLE, "ana", scan("user/", "user0"))); // the whole prefix
+        assertNull(AccessRules.check(TABLE, AuthTable.ROOT, scan("a", null)));
     }
 
     @Test
     void aScanReachingPastTheGrantedPrefixIsRefusedNamingTheRange() {
-        ErrorReply refused = AccessControl.check(TABLE, "ana", scan("user/a", "v"));
+        ErrorReply refused = AccessRules.check(TABLE, "ana", scan("user/a", "v"));
         assertEquals(ErrorCode.PERMISSION_DENIED, refused.code());
         assertTrue(refused.message().contains("may not scan [\"user/a\", \"v\")"), refused.message());
         assertEquals(
                 ErrorCode.PERMISSION_DENIED,
-                AccessControl.check(TABLE, "ana", scan("user/a", null)).code());
+                AccessRules.check(TABLE, "ana", scan("user/a", null)).code());
         assertEquals(
                 ErrorCode.UNAUTHENTICATED,
-                AccessControl.check(TABLE, null, scan("user/a", "user/b")).code());
+                AccessRules.check(TABLE, null, scan("user/a", "user/b")).code());
     }
 
     @Test
     void aRangeOverTheReservedKeysIsRefusedToEveryoneEvenWithAuthDisabled() {
         for (AuthTable table : List.of(TABLE, AuthTable.EMPTY)) {
-            ErrorReply refused = AccessControl.check(table, AuthTable.ROOT, scan("", null));
+            ErrorReply refused = AccessRules.check(table, AuthTable.ROOT, scan("", null));
             assertEquals(ErrorCode.PERMISSION_DENIED, refused.code());
             assertTrue(refused.message().contains("reserved prefix"), refused.message());
         }
-        assertNull(AccessControl.check(AuthTable.EMPTY, null, scan("a", null)));
+        assertNull(AccessRules.check(AuthTable.EMPTY, null, scan("a", null)));
     }
 
     @Test
@@ -83,11 +83,11 @@ class AccessControlScanTest {
         AuthTable writers = TABLE.withRole("writers")
                 .withGrant("writers", Permission.READWRITE, Bytes.utf8("user/x"))
                 .withUserRole("ana", "writers", true);
-        assertNull(AccessControl.check(
+        assertNull(AccessRules.check(
                 writers, "ana", commitScanning(new KeyRange(Bytes.utf8("user/a"), Bytes.utf8("user/b")))));
-        ErrorReply refused = AccessControl.check(writers, "ana", commitScanning(KeyRange.prefix(Bytes.utf8("admin/"))));
+        ErrorReply refused = AccessRules.check(writers, "ana", commitScanning(KeyRange.prefix(Bytes.utf8("admin/"))));
         assertEquals(ErrorCode.PERMISSION_DENIED, refused.code());
-        ErrorReply reserved = AccessControl.check(AuthTable.EMPTY, null, commitScanning(KeyRange.ALL));
+        ErrorReply reserved = AccessRules.check(AuthTable.EMPTY, null, commitScanning(KeyRange.ALL));
         assertEquals(ErrorCode.PERMISSION_DENIED, reserved.code());
     }
 }

@@ -131,7 +131,7 @@ class ServerConfigTest {
         assertTrue(config.fsync(), "--set wins over the environment");
         assertEquals(
                 "DURO_CERTIFICATION_WINDOW_TRANSACTIONS",
-                ServerConfig.environmentName("certification.window-transactions"));
+                ConfigParser.environmentName("certification.window-transactions"));
     }
 
     @Test

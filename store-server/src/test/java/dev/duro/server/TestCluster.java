@@ -285,8 +285,10 @@ final class TestCluster implements AutoCloseable {
         ServerConfig config = configs.get(node);
         return config.dataDirectory()
                 .resolve("raft")
-                .resolve(
-                        DuroServer.topology(config).groupId(partition).getUuid().toString());
+                .resolve(ConsensusConfiguration.topology(config)
+                        .groupId(partition)
+                        .getUuid()
+                        .toString());
     }
 
     /** Every node's client address, as seeds for a client. */
