@@ -186,7 +186,7 @@ public final class ConsensusNode implements Closeable {
     }
 
     /** The local replica of {@code partition}, or null if this node does not replicate it. */
-    public PartitionStateMachine replica(int partition) {
+    public @Nullable PartitionStateMachine replica(int partition) {
         return replicas.get(partition);
     }
 

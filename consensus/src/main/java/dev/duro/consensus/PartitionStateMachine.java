@@ -347,7 +347,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
     }
 
     /** The outcome of a recently finished transaction at this replica, or null (unknown or no longer retained). */
-    public Outcome outcomeOf(TxId tid) {
+    public @Nullable Outcome outcomeOf(TxId tid) {
         return engine.outcomeOf(tid);
     }
 

@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import javax.annotation.Nullable;
 
 /**
  * One replica's {@link PartitionEngine} behind the replica's one lock, with what is kept beside it under that lock:
@@ -265,6 +266,7 @@ final class ReplicaEngine {
         return latestFrontier;
     }
 
+    @Nullable
     Outcome outcomeOf(TxId tid) {
         synchronized (lock) {
             return engine.outcomeOf(tid);

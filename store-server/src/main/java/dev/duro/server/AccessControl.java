@@ -10,6 +10,7 @@ import dev.duro.core.wire.ServerReply;
 import dev.duro.server.auth.AdminCommands;
 import dev.duro.server.auth.AdminException;
 import dev.duro.server.auth.AuthTable;
+import dev.duro.server.auth.PasswordHash;
 import dev.duro.server.auth.Passwords;
 import io.netty.channel.Channel;
 import java.time.Duration;
@@ -99,16 +100,17 @@ final class AccessControl {
     /** The reply to a verified password, or null (a completed future of it) for a refusal. */
     private CompletableFuture<ServerReply> verify(Channel channel, AuthTable table, AuthenticateRequest request) {
         AuthTable.User user = table.users().get(request.user());
-        if (user == null || user.password() == null) {
+        PasswordHash hash = user == null ? null : user.password();
+        if (user == null || hash == null) {
             return CompletableFuture.completedFuture(null);
         }
         try {
             return CompletableFuture.supplyAsync(
                     () -> {
-                        if (!passwords.verify(user.name(), request.password(), user.password())) {
+                        if (!passwords.verify(user.name(), request.password(), hash)) {
                             return null;
                         }
-                        channel.attr(Principals.PASSWORD).set(user.password());
+                        channel.attr(Principals.PASSWORD).set(hash);
                         channel.attr(Principals.USER).set(user.name());
                         return new AdminReply(request.requestId(), "authenticated as " + user.name(), null);
                     },
@@ -183,8 +185,10 @@ final class AccessControl {
 
     private static ServerReply changed(
             long requestId, @Nullable AdminCommands.Change change, @Nullable Throwable failure) {
-        if (failure == null && change != null) {
-            return new AdminReply(requestId, "done: " + change.description(), null);
+        if (failure == null) {
+            return change != null
+                    ? new AdminReply(requestId, "done: " + change.description(), null)
+                    : new ErrorReply(requestId, ErrorCode.NOT_READY, "the auth record could not be changed");
         }
         Throwable cause = unwrap(failure);
         if (cause instanceof RejectedExecutionException) {

@@ -16,6 +16,7 @@ import dev.duro.server.auth.AuthTableCodec;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -91,6 +92,12 @@ final class AuthRecordChanges {
             super(message);
             this.reply = reply;
         }
+
+        /** Never null: the message says what went wrong. */
+        @Override
+        public String getMessage() {
+            return Objects.requireNonNull(super.getMessage());
+        }
     }
 
     private CompletableFuture<AuthTable> attempt(AdminCommands.Change change, int attempt) {
@@ -132,7 +139,8 @@ final class AuthRecordChanges {
 
     /** The record at a linearizable snapshot of the local replica, and that snapshot (the change's {@code st}). */
     private CompletableFuture<ReadAt> readAt() {
-        PartitionStateMachine replica = consensus.replica(partition);
+        PartitionStateMachine replica = Objects.requireNonNull(
+                consensus.replica(partition), "changes run on a replica of the auth record's partition");
         return consensus
                 .linearizableDeliveredCounter(partition)
                 .thenCompose(replica::awaitSnapshot)

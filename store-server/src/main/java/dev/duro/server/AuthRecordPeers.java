@@ -20,6 +20,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
@@ -82,7 +83,7 @@ final class AuthRecordPeers {
                 continue;
             }
             try {
-                AdminReply reply = askForTable(node, nodes.get(node));
+                AdminReply reply = askForTable(node, Objects.requireNonNull(nodes.get(node), "a configured node"));
                 if (reply.payload() == null) {
                     throw new IOException("its answer carries no record");
                 }

@@ -5,6 +5,7 @@ import dev.duro.core.wire.ClusterInfoReply;
 import dev.duro.core.wire.HostPort;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a node tells a client of the cluster ({@link ClusterInfoReply}): the partitioner, the limits, and per
@@ -28,7 +29,9 @@ final class ClusterDescription implements MessageHandler.ClusterInfoSource {
             List<String> replicas = config.placement().get(p);
             List<HostPort> addresses = new ArrayList<>();
             for (String node : replicas) {
-                ServerConfig.HostPort address = config.nodes().get(node).advertised();
+                ServerConfig.HostPort address = Objects.requireNonNull(
+                                config.nodes().get(node), "a placed node is configured")
+                        .advertised();
                 addresses.add(new HostPort(address.host(), address.port()));
             }
             String leader = consensus.leaderOf(p);

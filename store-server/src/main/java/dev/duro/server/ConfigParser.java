@@ -9,6 +9,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import javax.annotation.Nullable;
 
 /**
  * Reads a node's settings ({@link Settings}) from properties and the environment, typed and bounded, remembering
@@ -53,7 +54,9 @@ final class ConfigParser {
         problems.add(key + " " + message);
     }
 
-    String string(String key, String fallback) {
+    /** The value of {@code key}, or null when it is not set (nor its environment variable). */
+    @Nullable
+    String optional(String key) {
         used.add(key);
         String value = properties.getProperty(key);
         String variable = environmentName(key);
@@ -63,11 +66,27 @@ final class ConfigParser {
                 value = environment.get(variable);
             }
         }
-        return value == null || value.isBlank() ? fallback : value.trim();
+        return value == null || value.isBlank() ? null : value.trim();
     }
 
+    String string(String key, String fallback) {
+        String value = optional(key);
+        return value == null ? fallback : value;
+    }
+
+    /** A setting with a default: its value, or the default. */
     String string(Settings.Text setting) {
-        return string(setting.key(), setting.defaultValue());
+        String fallback = setting.defaultValue();
+        if (fallback == null) {
+            throw new IllegalArgumentException(setting.key() + " has no default: read it with optional()");
+        }
+        return string(setting.key(), fallback);
+    }
+
+    /** A setting whose default the parser computes: its value, or null when it is not set. */
+    @Nullable
+    String optional(Settings.Text setting) {
+        return optional(setting.key());
     }
 
     int integer(Settings.Int setting) {
@@ -79,7 +98,7 @@ final class ConfigParser {
     }
 
     int integer(String key, int fallback, int minimum, int maximum) {
-        String text = string(key, null);
+        String text = optional(key);
         if (text == null) {
             return fallback;
         }
@@ -97,7 +116,7 @@ final class ConfigParser {
     }
 
     boolean bool(String key, boolean fallback) {
-        String text = string(key, null);
+        String text = optional(key);
         if (text == null) {
             return fallback;
         }
@@ -110,7 +129,7 @@ final class ConfigParser {
 
     Map<String, ServerConfig.Node> nodes() {
         Map<String, ServerConfig.Node> nodes = new LinkedHashMap<>();
-        String list = string(Settings.CLUSTER_NODES);
+        String list = optional(Settings.CLUSTER_NODES);
         if (list == null) {
             problem("cluster.nodes", "is required (comma-separated node ids)");
             return nodes;
@@ -141,11 +160,14 @@ final class ConfigParser {
     }
 
     private ServerConfig.HostPort optionalHostPort(String key, ServerConfig.HostPort fallback) {
-        return string(key, null) == null ? fallback : hostPort(key);
+        ServerConfig.HostPort given = optional(key) == null ? null : hostPort(key);
+        return given == null ? fallback : given;
     }
 
+    /** The host:port at {@code key}, or null after recording the problem when it is missing or malformed. */
+    @Nullable
     private ServerConfig.HostPort hostPort(String key) {
-        String text = string(key, null);
+        String text = optional(key);
         if (text == null) {
             problem(key, "is required (host:port)");
             return null;
@@ -153,7 +175,7 @@ final class ConfigParser {
         try {
             return ServerConfig.HostPort.parse(text);
         } catch (IllegalArgumentException e) {
-            problem(key, e.getMessage());
+            problem(key, String.valueOf(e.getMessage()));
             return null;
         }
     }
@@ -176,7 +198,7 @@ final class ConfigParser {
             replication = ids.size();
         }
         for (int p = 0; p < partitions; p++) {
-            String explicit = string(Settings.PARTITION_REPLICAS.keyFor(p), null);
+            String explicit = optional(Settings.PARTITION_REPLICAS.keyFor(p));
             List<String> replicas = new ArrayList<>();
             if (explicit != null) {
                 for (String raw : explicit.split(",")) {

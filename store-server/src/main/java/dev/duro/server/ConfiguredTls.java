@@ -27,7 +27,7 @@ final class ConfiguredTls {
         List<String> missing = new ArrayList<>();
         List<Path> files = new ArrayList<>();
         for (Settings.Text setting : settings) {
-            String value = in.string(setting);
+            String value = in.optional(setting);
             if (value == null) {
                 missing.add(setting.key());
             } else {

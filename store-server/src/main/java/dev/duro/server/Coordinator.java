@@ -2,6 +2,7 @@ package dev.duro.server;
 
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.PartitionStateMachine;
+import dev.duro.core.Outcome;
 import dev.duro.core.OverloadedException;
 import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.node.CommitRequests;
@@ -135,8 +136,9 @@ final class Coordinator {
         }
         outcome.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((finished, failure) -> {
             waiters.forget(transaction.tid(), outcome);
-            if (failure == null && finished.known()) {
-                result.complete(new OutcomeReply(requestId, finished.outcome()));
+            Outcome known = failure == null ? finished.outcome() : null;
+            if (known != null) {
+                result.complete(new OutcomeReply(requestId, known));
             } else if (failure == null) {
                 result.complete(new ErrorReply(
                         requestId,

@@ -55,9 +55,11 @@ public final class DuroServer implements Closeable {
 
     private final PeerLinks peers;
     private final @Nullable NodeTls tls;
-    private volatile ConsensusNode consensus;
+    /** Set by {@link #startAll}; null only while a node starts, or after a start that failed. */
+    private volatile @Nullable ConsensusNode consensus;
+
     private @Nullable FrontierPublisher frontiers;
-    private Channel listener;
+    private @Nullable Channel listener;
     private final DuroMetrics metrics;
     private @Nullable NodeHttp http;
 
@@ -138,9 +140,9 @@ public final class DuroServer implements Closeable {
     private void startAll() throws IOException {
         WireCodec codec = PeerMessageCodec.wireCodec(config.limits());
         OutcomeWaiters waiters = new OutcomeWaiters(config.inflightCommitsMax());
-        ServerEffects effects = new ServerEffects(config.nodeId(), waiters, () -> consensus, peers, localVotes);
+        ServerEffects effects = new ServerEffects(config.nodeId(), waiters, this::consensus, peers, localVotes);
         SnapshotTransfer snapshots = new SnapshotTransfer(
-                config.nodeId(), codec, config.nodes(), config.frameBytesMax(), () -> consensus, tls);
+                config.nodeId(), codec, config.nodes(), config.frameBytesMax(), this::consensus, tls);
         consensus = ConsensusNode.start(
                 config.nodeId(),
                 ConsensusConfiguration.topology(config),
@@ -219,7 +221,7 @@ public final class DuroServer implements Closeable {
                 .syncUninterruptibly()
                 .channel();
         if (config.httpPort() >= 0) {
-            http = new NodeHttp(config.nodeId(), config.bindHost(), config.httpPort(), metrics, () -> consensus);
+            http = new NodeHttp(config.nodeId(), config.bindHost(), config.httpPort(), metrics, this::consensus);
             LOG.info(
                     "node {} health, readiness and metrics on http://{}:{}/health, /ready, /metrics",
                     config.nodeId(),
@@ -263,7 +265,7 @@ public final class DuroServer implements Closeable {
     private void tickAll() {
         guarded("tick", () -> {
             long now = System.currentTimeMillis();
-            for (PartitionStateMachine replica : consensus.replicas()) {
+            for (PartitionStateMachine replica : consensus().replicas()) {
                 replica.tick(now);
             }
         });
@@ -283,7 +285,7 @@ public final class DuroServer implements Closeable {
 
     /** This node's consensus, for tests and administration. */
     public ConsensusNode consensus() {
-        return consensus;
+        return Objects.requireNonNull(consensus, "the node has not started");
     }
 
     /** This node's links to its peers, for tests. */

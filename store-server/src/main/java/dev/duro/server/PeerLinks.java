@@ -19,6 +19,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.Closeable;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.annotation.Nullable;
@@ -50,7 +51,7 @@ final class PeerLinks implements Closeable {
         final ServerConfig.Node node;
         final Bootstrap linkBootstrap;
         final AtomicInteger waiting = new AtomicInteger();
-        volatile ChannelFuture connection;
+        volatile @Nullable ChannelFuture connection;
         long lastAttemptNanos;
 
         Link(ServerConfig.Node node) {
@@ -165,7 +166,8 @@ final class PeerLinks implements Closeable {
 
     /** Sends {@code message} to node {@code nodeId}; never blocks. */
     void send(String nodeId, Message message) {
-        Link link = links.computeIfAbsent(nodeId, id -> new Link(nodes.get(id)));
+        Link link = links.computeIfAbsent(
+                nodeId, id -> new Link(Objects.requireNonNull(nodes.get(id), "a configured node")));
         ChannelFuture connection = link.connection();
         if (connection.isDone()) {
             if (connection.isSuccess()) {
@@ -191,8 +193,10 @@ final class PeerLinks implements Closeable {
      * other traffic. A new channel after a reconnect is a different object, which callers use to notice that
      * the peer may have missed what was sent before.
      */
+    @Nullable
     Channel liveChannel(String nodeId) {
-        Link link = links.computeIfAbsent(nodeId, id -> new Link(nodes.get(id)));
+        Link link = links.computeIfAbsent(
+                nodeId, id -> new Link(Objects.requireNonNull(nodes.get(id), "a configured node")));
         ChannelFuture connection = link.connection();
         return connection.isSuccess() && connection.channel().isActive() ? connection.channel() : null;
     }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import javax.annotation.Nullable;
@@ -91,8 +92,9 @@ public final class ServerConfig {
 
     private ServerConfig(ConfigParser in) {
         clusterName = in.string(Settings.CLUSTER_NAME);
-        nodeId = in.string(Settings.NODE_ID);
-        String dataDir = in.string(Settings.DATA_DIR.key(), "data/" + (nodeId == null ? "node" : nodeId));
+        String id = in.optional(Settings.NODE_ID);
+        nodeId = id == null ? "" : id; // "" only in a configuration refused below for want of node.id
+        String dataDir = in.string(Settings.DATA_DIR.key(), "data/" + (id == null ? "node" : id));
         if (dataDir.indexOf(',') >= 0) {
             // Ratis reads its storage setting as a comma-separated list, so such a path would not be found.
             in.problem("data.dir", "must not contain a comma (got '" + dataDir + "')");
@@ -132,11 +134,11 @@ public final class ServerConfig {
         frontierInterval = Duration.ofMillis(in.integer(Settings.FRONTIER_MILLIS));
         frameBytesMax = in.integer(Settings.FRAME_BYTES_MAX);
         scanKeysMax = in.integer(Settings.SCAN_KEYS_MAX);
-        bindHost = in.string(Settings.BIND_HOST);
+        bindHost = in.optional(Settings.BIND_HOST);
         logFormat = in.string(Settings.LOG_FORMAT);
         authRefresh = Duration.ofMillis(in.integer(Settings.AUTH_REFRESH_MILLIS));
         authPasswordIterations = in.integer(Settings.AUTH_PASSWORD_ITERATIONS);
-        tls = ConfiguredTls.read(in, nodeId);
+        tls = ConfiguredTls.read(in, id);
         if (!LOG_FORMATS.contains(logFormat)) {
             in.problem("log.format", "must be one of " + LOG_FORMATS + ", was '" + logFormat + "'");
         }
@@ -151,7 +153,7 @@ public final class ServerConfig {
                     "cluster.partitioner",
                     "needs cluster.partitions - 1 = " + (placement.size() - 1) + " split points");
         }
-        if (nodeId == null) {
+        if (id == null) {
             in.problem("node.id", "is required");
         } else if (!nodes.isEmpty() && !nodes.containsKey(nodeId)) {
             in.problem("node.id", "'" + nodeId + "' is not in cluster.nodes " + nodes.keySet());
@@ -202,7 +204,7 @@ public final class ServerConfig {
     }
 
     public Node self() {
-        return nodes.get(nodeId);
+        return Objects.requireNonNull(nodes.get(nodeId), "node.id is among cluster.nodes");
     }
 
     /**

@@ -94,7 +94,7 @@ public final class ServerMain implements Callable<Integer> {
         } catch (IOException e) {
             return refuse("cannot read " + configFile + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
-            return refuse(e.getMessage());
+            return refuse(String.valueOf(e.getMessage()));
         }
         String chosen = System.getProperty(LOG_FORMAT_PROPERTY);
         if (chosen != null && !ServerConfig.LOG_FORMATS.contains(chosen)) {

@@ -5,6 +5,7 @@ import dev.duro.core.Limits;
 import dev.duro.core.certify.CertifierSettings;
 import dev.duro.core.engine.EngineSettings;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * Every setting a node reads: its key, default, bounds and meaning, in one table. {@link ServerConfig} parses by
@@ -32,7 +33,7 @@ final class Settings {
     }
 
     /** A string; {@code defaultValue} null when the default is computed, and {@code defaultText} describes it. */
-    record Text(String key, String defaultValue, String defaultText, String meaning) implements Setting {
+    record Text(String key, @Nullable String defaultValue, String defaultText, String meaning) implements Setting {
         static Text of(String key, String defaultValue, String meaning) {
             return new Text(key, defaultValue, "`" + defaultValue + "`", meaning);
         }
@@ -43,7 +44,7 @@ final class Settings {
     }
 
     /** An integer within {@code [min, max]}; {@code computedDefault} describes a default the parser computes. */
-    record Int(String key, int defaultValue, int min, int max, String computedDefault, String meaning)
+    record Int(String key, int defaultValue, int min, int max, @Nullable String computedDefault, String meaning)
             implements Setting {
         Int(String key, int defaultValue, int min, int max, String meaning) {
             this(key, defaultValue, min, max, null, meaning);
