@@ -1,5 +1,6 @@
 package dev.duro.consensus;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.core.OverloadedException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -38,13 +39,19 @@ final class ProposalPipeline {
     private final Proposer proposer;
     private final int inFlightMax;
 
-    /** Guarded by {@code this}, as is every field below. */
+    @GuardedBy("this")
     private final ProposalQueue<Queued> queue;
     /** Entries proposed and not yet answered; at most {@link #inFlightMax}. */
+    @GuardedBy("this")
     private int inFlight;
 
+    @GuardedBy("this")
     private boolean closed;
+
+    @GuardedBy("this")
     private long entriesSent;
+
+    @GuardedBy("this")
     private long commandsSent;
 
     ProposalPipeline(int partition, ConsensusSettings settings, Proposer proposer) {

@@ -1,5 +1,6 @@
 package dev.duro.consensus;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
 import dev.duro.core.Outcome;
@@ -34,10 +35,11 @@ import javax.annotation.Nullable;
 final class ReplicaEngine {
     private final Object lock = new Object();
 
-    /** Guarded by {@link #lock}. */
+    @GuardedBy("lock")
     private PartitionEngine engine;
 
-    /** Readers waiting for SC to reach a snapshot; guarded by {@link #lock}. */
+    /** Readers waiting for SC to reach a snapshot. */
+    @GuardedBy("lock")
     private final TreeMap<Long, List<CompletableFuture<Long>>> snapshotWaiters = new TreeMap<>();
 
     /**
@@ -123,6 +125,7 @@ final class ReplicaEngine {
      * moves the frontier only by finishing transactions (the dependencies grow only with SC), so on a vote the
      * frontier is rebuilt only when SC moved.
      */
+    @GuardedBy("lock")
     private void afterChange(boolean logEntryApplied) {
         if (logEntryApplied || engine.snapshotCounter() != latestFrontier.snapshotCounter()) {
             latestFrontier = engine.frontier();
@@ -130,7 +133,7 @@ final class ReplicaEngine {
         releaseSnapshotWaiters();
     }
 
-    /** Must hold {@link #lock}. */
+    @GuardedBy("lock")
     private void releaseSnapshotWaiters() {
         long counter = engine.snapshotCounter();
         while (!snapshotWaiters.isEmpty() && snapshotWaiters.firstKey() <= counter) {
@@ -177,7 +180,7 @@ final class ReplicaEngine {
         }
     }
 
-    /** Must hold {@link #lock}. */
+    @GuardedBy("lock")
     private void setDesignatedVoter(boolean voter) {
         designatedVoter = voter;
         engine.setDesignatedVoter(voter);

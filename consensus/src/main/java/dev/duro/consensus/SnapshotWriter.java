@@ -1,5 +1,6 @@
 package dev.duro.consensus;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.core.engine.EngineStateCodec;
 import java.io.File;
 import java.io.IOException;
@@ -68,9 +69,11 @@ final class SnapshotWriter implements AutoCloseable {
     private final ExecutorService thread;
 
     private final Object guard = new Object();
-    /** Guarded by {@link #guard}. */
+
+    @GuardedBy("guard")
     private @Nullable Running running;
-    /** Guarded by {@link #guard}: set by {@link #pause} until {@link #resume}. */
+    /** Set by {@link #pause} until {@link #resume}. */
+    @GuardedBy("guard")
     private boolean paused;
 
     /** The newest snapshot written and not yet reported to Ratis, or {@link #NONE}. */

@@ -1,5 +1,6 @@
 package dev.duro.client;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
@@ -47,6 +48,7 @@ final class CommitProtocol {
     private final DuroClient client;
     private final TxId tid;
     /** Guarded by this object's lock, which the commit takes to freeze it. */
+    @GuardedBy("this")
     private final Footprint footprint = new Footprint();
     /** Volatile: the I/O threads that complete a commit move it on, and a read completing there checks it. */
     private volatile State state = State.OPEN;

@@ -1,5 +1,6 @@
 package dev.duro.client;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.OptionalLong;
 import java.util.function.LongSupplier;
 
@@ -10,8 +11,14 @@ import java.util.function.LongSupplier;
 final class WarningGate {
     private final long periodNanos;
     private final LongSupplier nanoClock;
+
+    @GuardedBy("this")
     private boolean opened;
+
+    @GuardedBy("this")
     private long nextOpenNanos;
+
+    @GuardedBy("this")
     private long held;
 
     WarningGate(long periodNanos, LongSupplier nanoClock) {

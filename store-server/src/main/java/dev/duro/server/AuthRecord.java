@@ -1,5 +1,6 @@
 package dev.duro.server;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.Bytes;
@@ -56,7 +57,8 @@ final class AuthRecord {
 
     private volatile @Nullable Versioned current;
     private final AtomicBoolean reading = new AtomicBoolean();
-    /** Guarded by this: the read {@link #refreshNow} callers share. */
+    /** The read {@link #refreshNow} callers share. */
+    @GuardedBy("this")
     private @Nullable CompletableFuture<AuthTable> sharedRead;
     /** Only touched by the thread that calls {@link #tick}. */
     private long lastReadStartedMillis;

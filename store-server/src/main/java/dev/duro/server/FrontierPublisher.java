@@ -1,5 +1,6 @@
 package dev.duro.server;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.consensus.ConsensusNode;
 import dev.duro.consensus.PartitionStateMachine;
 import dev.duro.core.OverloadedException;
@@ -67,7 +68,8 @@ final class FrontierPublisher {
 
     private static final int CUT_WAITERS_MAX = 10_000;
 
-    /** Linearizable read-only transactions waiting for the cut to cover a minimum; guarded by the tracker. */
+    /** Linearizable read-only transactions waiting for the cut to cover a minimum. */
+    @GuardedBy("tracker")
     private final List<CutWaiter> cutWaiters = new ArrayList<>();
 
     private record CutWaiter(long[] minimum, CompletableFuture<long[]> future) {}

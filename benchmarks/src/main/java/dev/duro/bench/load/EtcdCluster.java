@@ -2,6 +2,7 @@ package dev.duro.bench.load;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -38,6 +39,8 @@ public final class EtcdCluster implements AutoCloseable {
     private final List<Process> members = new ArrayList<>();
     private final List<String> clientUrls = new ArrayList<>();
     private final Thread shutdownHook;
+
+    @GuardedBy("this")
     private boolean closed;
 
     private EtcdCluster() throws IOException {

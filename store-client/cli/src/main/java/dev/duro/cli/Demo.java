@@ -1,5 +1,6 @@
 package dev.duro.cli;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.client.DuroClient;
 import dev.duro.client.TransactionAbortedException;
 import dev.duro.core.Bytes;
@@ -209,7 +210,11 @@ final class Demo {
     /** Latencies of the current second; bounded so a fast cluster cannot grow it without limit. */
     private static final class LatencySample {
         private static final int CAPACITY = 100_000;
+
+        @GuardedBy("this")
         private final long[] values = new long[CAPACITY];
+
+        @GuardedBy("this")
         private int size;
 
         synchronized void record(long nanos) {

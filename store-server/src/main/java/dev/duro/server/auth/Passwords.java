@@ -2,6 +2,7 @@ package dev.duro.server.auth;
 
 import static com.google.common.base.Preconditions.checkArgument;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.core.Bytes;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -37,6 +38,8 @@ public final class Passwords {
 
     private final int iterations;
     private final SecureRandom random;
+
+    @GuardedBy("this")
     private final Map<String, Remembered> verified = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
