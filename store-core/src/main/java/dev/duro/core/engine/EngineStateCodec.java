@@ -6,6 +6,7 @@ import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.certify.Certifier;
+import dev.duro.core.certify.FrozenWindow;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
@@ -107,12 +108,11 @@ public final class EngineStateCodec {
         private final long snapshotCounter;
         private final ByteWriter head;
         private final FrozenStore store;
-        private final Certifier.Frozen window;
+        private final FrozenWindow window;
         private final ByteWriter tail;
         private boolean written;
 
-        private Frozen(
-                long snapshotCounter, ByteWriter head, FrozenStore store, Certifier.Frozen window, ByteWriter tail) {
+        private Frozen(long snapshotCounter, ByteWriter head, FrozenStore store, FrozenWindow window, ByteWriter tail) {
             this.snapshotCounter = snapshotCounter;
             this.head = head;
             this.store = store;
