@@ -7,12 +7,6 @@ import dev.duro.core.KeyRange;
 import dev.duro.core.Write;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
-import dev.duro.core.codec.MalformedInputException;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
 
@@ -57,41 +51,21 @@ import javax.annotation.Nullable;
  *
  * <p>Every decision is a function of the delivered sequence and the settings only; the whole state is written
  * to and read from the partition's snapshot.
+ *
+ * <p>This class runs the tests; {@link CertificationWindow} keeps the window and its indexes, and
+ * {@link FrozenWindow} writes and reads the window's snapshot form.
  */
 public final class Certifier {
     private final CertifierSettings settings;
     private final int partition;
-    private final KeyStampIndex index = new KeyStampIndex();
-    /*
-     * The window: a ring of the last K certified transactions, transaction number n in slot n % K, held in
-     * parallel arrays rather than one object per transaction. Exactly one of readKeys[slot] and
-     * readSummaries[slot] is set for an occupied slot.
-     */
-    private final long[] numbers;
-    private final Bytes[][] writeKeys;
-    private final List<Bytes>[] readKeys;
-    private final BloomFilter<Bytes>[] readSummaries;
-    /** A slot's scanned ranges (null: none): exact, or their span when the slot holds a read summary. */
-    private final KeyRange[][] scans;
-    /** Occupied slots with exact ranges; while 0 the stronger test skips looking for range readers. */
-    private int exactScanners;
+    private final CertificationWindow window;
+    private final KeyStampIndex index;
 
-    private final OrderedWriteIndex orderedWrites = new OrderedWriteIndex();
-    /** Every retained transaction numbered up to here has its writes in {@link #orderedWrites}. */
-    private long orderedUpTo;
-
-    private long pendingSnapshotCounter;
-
-    @SuppressWarnings("unchecked")
     public Certifier(int partition, CertifierSettings settings) {
         this.partition = partition;
         this.settings = settings;
-        int k = settings.windowTransactions();
-        this.numbers = new long[k];
-        this.writeKeys = new Bytes[k][];
-        this.readKeys = new List[k];
-        this.readSummaries = new BloomFilter[k];
-        this.scans = new KeyRange[k][];
+        this.window = new CertificationWindow(settings);
+        this.index = window.index();
     }
 
     public CertifierSettings settings() {
@@ -100,12 +74,12 @@ public final class Certifier {
 
     /** PSC: the number of the last transaction that passed certification. */
     public long pendingSnapshotCounter() {
-        return pendingSnapshotCounter;
+        return window.pendingSnapshotCounter();
     }
 
     /** The oldest snapshot that can still pass certification. */
     public long oldestCertifiableSnapshot() {
-        return Math.max(0, pendingSnapshotCounter - settings.windowTransactions());
+        return Math.max(0, window.pendingSnapshotCounter() - settings.windowTransactions());
     }
 
     /** Number of keys in the exact index (for metrics and tests of the memory bound). */
@@ -115,7 +89,7 @@ public final class Certifier {
 
     /** Number of keys in the ordered index of written keys (for tests of its memory bound). */
     public int orderedWrittenKeys() {
-        return orderedWrites.size();
+        return window.orderedWrittenKeys();
     }
 
     /**
@@ -123,7 +97,7 @@ public final class Certifier {
      * bloom summary.
      */
     public boolean usesBloom(int readKeys) {
-        return readKeys >= settings.bloomReadSetKeysMin();
+        return window.usesBloom(readKeys);
     }
 
     /**
@@ -145,6 +119,7 @@ public final class Certifier {
      */
     public @Nullable AbortReason certify(
             long snapshot, List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges, boolean global) {
+        long pendingSnapshotCounter = window.pendingSnapshotCounter();
         if (snapshot < oldestCertifiableSnapshot()) {
             return AbortReason.snapshotTooOld(partition, oldestCertifiableSnapshot());
         }
@@ -190,7 +165,7 @@ public final class Certifier {
 
     /** A range conflicts with the smallest key in it that a transaction after the snapshot wrote. */
     private @Nullable AbortReason rangesAgainstWrites(long snapshot, List<KeyRange> ranges) {
-        catchUpOrderedWrites();
+        OrderedWriteIndex orderedWrites = window.orderedWrites();
         for (int i = 0, n = ranges.size(); i < n; i++) {
             OrderedWriteIndex.Written written = orderedWrites.firstWrittenAfter(ranges.get(i), snapshot);
             if (written != null) {
@@ -198,15 +173,6 @@ public final class Certifier {
             }
         }
         return null;
-    }
-
-    /** Adds the writes of the retained transactions not yet in the ordered index. */
-    private void catchUpOrderedWrites() {
-        long first = Math.max(orderedUpTo + 1, Math.max(1, pendingSnapshotCounter - numbers.length + 1));
-        for (long number = first; number <= pendingSnapshotCounter; number++) {
-            orderedWrites.add(writeKeys[retainedSlot(number)], number);
-        }
-        orderedUpTo = pendingSnapshotCounter;
     }
 
     /**
@@ -218,7 +184,7 @@ public final class Certifier {
             Bytes key = writeSet.get(i).key();
             int slot = index.find(key);
             long reader = slot >= 0 ? index.lastRead(slot) : 0;
-            if (exactScanners > 0) {
+            if (window.hasExactScanners()) {
                 reader = Math.max(reader, newestExactScannerOf(key, snapshot));
             }
             if (reader > snapshot) {
@@ -228,13 +194,14 @@ public final class Certifier {
         if (settings.bloomReadSetKeysMin() == Integer.MAX_VALUE) {
             return null; // no record carries a bloom summary
         }
-        for (long number = snapshot + 1; number <= pendingSnapshotCounter; number++) {
-            int slot = retainedSlot(number);
-            BloomFilter<Bytes> summary = readSummaries[slot];
+        for (long number = snapshot + 1; number <= window.pendingSnapshotCounter(); number++) {
+            int slot = window.retainedSlot(number);
+            BloomFilter<Bytes> summary = window.readSummary(slot);
             if (summary == null) {
                 continue;
             }
-            KeyRange span = scans[slot] == null ? null : scans[slot][0];
+            KeyRange[] scans = window.scans(slot);
+            KeyRange span = scans == null ? null : scans[0];
             for (int i = 0, n = writeSet.size(); i < n; i++) {
                 Bytes key = writeSet.get(i).key();
                 if (summary.mightContain(key) || (span != null && span.contains(key))) {
@@ -250,10 +217,10 @@ public final class Certifier {
      * or 0. Walks that part of the window, like the summaries' probe: ranges are not indexed for this side.
      */
     private long newestExactScannerOf(Bytes key, long snapshot) {
-        for (long number = pendingSnapshotCounter; number > snapshot; number--) {
-            int slot = retainedSlot(number);
-            KeyRange[] ranges = scans[slot];
-            if (ranges == null || readSummaries[slot] != null) {
+        for (long number = window.pendingSnapshotCounter(); number > snapshot; number--) {
+            int slot = window.retainedSlot(number);
+            KeyRange[] ranges = window.scans(slot);
+            if (ranges == null || window.readSummary(slot) != null) {
                 continue;
             }
             for (KeyRange range : ranges) {
@@ -271,7 +238,7 @@ public final class Certifier {
      * @return its number
      */
     public long record(List<Bytes> readSet, List<Write> writeSet) {
-        return record(readSet, writeSet, List.of());
+        return window.record(readSet, writeSet, List.of());
     }
 
     /**
@@ -280,112 +247,7 @@ public final class Certifier {
      * @return its number
      */
     public long record(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges) {
-        long number = ++pendingSnapshotCounter;
-        int slot = slot(number);
-        long evicted = numbers[slot];
-        Bytes[] evictedWriteKeys = writeKeys[slot];
-        List<Bytes> evictedReadKeys = readKeys[slot];
-        if (scans[slot] != null && readSummaries[slot] == null) {
-            exactScanners--;
-        }
-        Bytes[] written = new Bytes[writeSet.size()];
-        for (int i = 0; i < written.length; i++) {
-            written[i] = writeSet.get(i).key();
-        }
-        numbers[slot] = number;
-        writeKeys[slot] = written;
-        boolean summarised = usesBloom(readSet.size() + writeSet.size() + ranges.size());
-        scans[slot] =
-                ranges.isEmpty() ? null : summarised ? new KeyRange[] {span(ranges)} : ranges.toArray(new KeyRange[0]);
-        if (scans[slot] != null && !summarised) {
-            exactScanners++;
-        }
-        if (summarised) {
-            readKeys[slot] = null;
-            readSummaries[slot] = summarise(readSet, writeSet);
-            for (Bytes key : written) {
-                index.setLastWrite(index.findOrInsert(key), number);
-            }
-        } else {
-            // Immutable lists (a CommitRequest's) are kept as they are; anything else is copied once.
-            List<Bytes> reads = List.copyOf(readSet);
-            readKeys[slot] = reads;
-            readSummaries[slot] = null;
-            for (int i = 0, n = reads.size(); i < n; i++) {
-                index.setLastRead(index.findOrInsert(reads.get(i)), number);
-            }
-            for (Bytes key : written) {
-                int at = index.findOrInsert(key);
-                index.setLastWrite(at, number);
-                index.setLastRead(at, number); // a written key counts as read
-            }
-        }
-        if (evictedWriteKeys != null) {
-            if (evicted <= orderedUpTo) {
-                orderedWrites.evict(evictedWriteKeys, evicted);
-            } else {
-                orderedUpTo = evicted; // never added: nothing to remove, and it must not be added any more
-            }
-            pruneKeys(evictedWriteKeys, evicted);
-            if (evictedReadKeys != null) {
-                pruneKeys(evictedReadKeys, evicted);
-            }
-        }
-        return number;
-    }
-
-    /** Removes the index entries of an evicted transaction that no newer retained transaction refreshed. */
-    private void pruneKeys(Bytes[] keys, long evictedNumber) {
-        for (Bytes key : keys) {
-            pruneKey(key, evictedNumber);
-        }
-    }
-
-    private void pruneKeys(List<Bytes> keys, long evictedNumber) {
-        for (int i = 0, n = keys.size(); i < n; i++) {
-            pruneKey(keys.get(i), evictedNumber);
-        }
-    }
-
-    private void pruneKey(Bytes key, long evictedNumber) {
-        int at = index.find(key);
-        if (at >= 0 && index.lastWrite(at) <= evictedNumber && index.lastRead(at) <= evictedNumber) {
-            index.removeAt(at);
-        }
-    }
-
-    private int slot(long number) {
-        return (int) (number % numbers.length);
-    }
-
-    /** The slot of a transaction that must still be in the window. */
-    private int retainedSlot(long number) {
-        int slot = slot(number);
-        if (numbers[slot] != number || writeKeys[slot] == null) {
-            throw new IllegalStateException("transaction " + number + " is not in the certification window");
-        }
-        return slot;
-    }
-
-    /** The smallest range holding every key of every range: a summarised transaction's scans. */
-    private static KeyRange span(List<KeyRange> ranges) {
-        KeyRange span = ranges.get(0);
-        for (int i = 1, n = ranges.size(); i < n; i++) {
-            span = span.span(ranges.get(i));
-        }
-        return span;
-    }
-
-    private BloomFilter<Bytes> summarise(List<Bytes> readSet, List<Write> writeSet) {
-        int keys = Math.max(1, readSet.size() + writeSet.size());
-        BloomFilter<Bytes> filter = BloomFilter.create(KeyFunnel.INSTANCE, keys, settings.bloomFalsePositiveRate());
-        for (int i = 0, n = readSet.size(); i < n; i++) {
-            filter.put(readSet.get(i));
-        }
-        for (int i = 0, n = writeSet.size(); i < n; i++) {
-            filter.put(writeSet.get(i).key());
-        }
-        return filter;
+        return window.record(readSet, writeSet, ranges);
     }
 
     // ---- state transfer -------------------------------------------------------------------------------------
@@ -396,161 +258,19 @@ public final class Certifier {
     }
 
     /**
-     * The window as it is now, to be written later from any thread ({@link Frozen#writeTo}): a copy of the slots'
-     * references, in number order. What a slot refers to is never changed once recorded (a later transaction
-     * takes the slot with objects of its own), so the copy needs nothing else.
+     * The window as it is now, to be written later from any thread ({@link FrozenWindow#writeTo}): a copy of the
+     * slots' references, in number order.
      */
-    public Frozen freeze() {
-        long first = Math.max(1, pendingSnapshotCounter - numbers.length + 1);
-        int count = (int) (pendingSnapshotCounter - first + 1);
-        Bytes[][] writes = new Bytes[count][];
-        Object[] reads = new Object[count];
-        KeyRange[][] ranges = new KeyRange[count][];
-        for (int i = 0; i < count; i++) {
-            int slot = retainedSlot(first + i);
-            writes[i] = writeKeys[slot];
-            reads[i] = readSummaries[slot] != null ? readSummaries[slot] : readKeys[slot];
-            ranges[i] = scans[slot];
-        }
-        return new Frozen(pendingSnapshotCounter, first, writes, reads, ranges);
+    public FrozenWindow freeze() {
+        return window.freeze();
     }
 
-    /** A certification window frozen by {@link #freeze}; immutable. */
-    public static final class Frozen {
-        private final long pendingSnapshotCounter;
-        private final long first;
-        private final Bytes[][] writes;
-        /** Per transaction, its read summary (a bloom filter) or its read keys (a list). */
-        private final Object[] reads;
-        /** Per transaction, its scanned ranges as retained (null: none). */
-        private final KeyRange[][] ranges;
-
-        private Frozen(long pendingSnapshotCounter, long first, Bytes[][] writes, Object[] reads, KeyRange[][] ranges) {
-            this.pendingSnapshotCounter = pendingSnapshotCounter;
-            this.first = first;
-            this.writes = writes;
-            this.reads = reads;
-            this.ranges = ranges;
-        }
-
-        /**
-         * Writes the window as {@link Certifier#writeTo} did when it was frozen. Per transaction, a tag byte says how
-         * its reads are kept: bit 0 a bloom summary (else a key list), bit 1 scanned ranges after them. A window
-         * without ranges is written byte for byte as before ranges existed (the tag was a boolean).
-         */
-        @SuppressWarnings("unchecked")
-        public void writeTo(ByteWriter out) {
-            out.writeLong(pendingSnapshotCounter);
-            out.writeLong(first);
-            for (int i = 0; i < writes.length; i++) {
-                writeKeys(out, writes[i]);
-                boolean summarised = reads[i] instanceof BloomFilter;
-                out.writeByte((summarised ? TAG_SUMMARISED : 0) | (ranges[i] != null ? TAG_RANGES : 0));
-                if (summarised) {
-                    ByteArrayOutputStream bloom = new ByteArrayOutputStream();
-                    try {
-                        ((BloomFilter<Bytes>) reads[i]).writeTo(bloom);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                    out.writeBytes(Bytes.wrap(bloom.toByteArray()));
-                } else {
-                    List<Bytes> keys = (List<Bytes>) reads[i];
-                    out.writeInt(keys.size());
-                    for (Bytes key : keys) {
-                        out.writeBytes(key);
-                    }
-                }
-                if (ranges[i] != null) {
-                    out.writeInt(ranges[i].length);
-                    for (KeyRange range : ranges[i]) {
-                        out.writeBytes(range.from());
-                        out.writeNullableBytes(range.to());
-                    }
-                }
-            }
-        }
-    }
-
-    private static final int TAG_SUMMARISED = 1;
-    private static final int TAG_RANGES = 2;
-
+    /** Reads a window written by {@link #writeTo} (or {@link FrozenWindow#writeTo}), rebuilding the index. */
     public static Certifier readFrom(ByteReader in, int partition, CertifierSettings settings) {
-        Certifier certifier = new Certifier(partition, settings);
-        long counter = in.readLong();
-        long first = in.readLong();
-        if (counter < 0 || first < 1 || first > counter + 1 || counter - first + 1 > settings.windowTransactions()) {
-            throw new MalformedInputException("certifier window [" + first + ", " + counter + "] does not fit K");
-        }
-        // Replaying the records through record() rebuilds the index exactly as it was.
-        certifier.pendingSnapshotCounter = first - 1;
-        for (long number = first; number <= counter; number++) {
-            Bytes[] writeKeys = readKeys(in);
-            List<Write> writes = new ArrayList<>(writeKeys.length);
-            for (Bytes key : writeKeys) {
-                writes.add(Write.delete(key));
-            }
-            int tag = in.readByte();
-            if ((tag & ~(TAG_SUMMARISED | TAG_RANGES)) != 0) {
-                throw new MalformedInputException("unknown certifier record tag " + tag);
-            }
-            if ((tag & TAG_SUMMARISED) != 0) {
-                Bytes raw = in.readBytes();
-                BloomFilter<Bytes> summary;
-                try {
-                    summary = BloomFilter.readFrom(new ByteArrayInputStream(raw.unsafeArray()), KeyFunnel.INSTANCE);
-                } catch (IOException | RuntimeException e) {
-                    throw new MalformedInputException("bad bloom filter in certifier state: " + e.getMessage());
-                }
-                long assigned = ++certifier.pendingSnapshotCounter;
-                int slot = certifier.slot(assigned);
-                certifier.numbers[slot] = assigned;
-                certifier.writeKeys[slot] = writeKeys;
-                certifier.readSummaries[slot] = summary;
-                for (Bytes key : writeKeys) {
-                    certifier.index.setLastWrite(certifier.index.findOrInsert(key), assigned);
-                }
-                if ((tag & TAG_RANGES) != 0) {
-                    certifier.scans[slot] = readRanges(in).toArray(new KeyRange[0]);
-                }
-            } else {
-                List<Bytes> reads = List.of(readKeys(in));
-                List<KeyRange> ranges = (tag & TAG_RANGES) != 0 ? readRanges(in) : List.of();
-                certifier.record(reads, writes, ranges);
-            }
-        }
-        return certifier;
+        return FrozenWindow.readFrom(in, partition, settings);
     }
 
-    private static void writeKeys(ByteWriter out, Bytes[] keys) {
-        out.writeInt(keys.length);
-        for (Bytes key : keys) {
-            out.writeBytes(key);
-        }
-    }
-
-    private static List<KeyRange> readRanges(ByteReader in) {
-        int count = in.readCount();
-        if (count == 0) {
-            throw new MalformedInputException("a certifier record tagged with ranges holds none");
-        }
-        List<KeyRange> ranges = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            Bytes from = in.readBytes();
-            Bytes to = in.readNullableBytes();
-            if (to != null && from.compareTo(to) >= 0) {
-                throw new MalformedInputException("certifier range end " + to + " is not above its start " + from);
-            }
-            ranges.add(new KeyRange(from, to));
-        }
-        return ranges;
-    }
-
-    private static Bytes[] readKeys(ByteReader in) {
-        Bytes[] keys = new Bytes[in.readCount()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = in.readBytes();
-        }
-        return keys;
+    CertificationWindow window() {
+        return window;
     }
 }

@@ -4,21 +4,17 @@ import com.google.common.hash.Hasher;
 import com.google.common.hash.Hashing;
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
-import dev.duro.core.Outcome;
-import dev.duro.core.TxId;
 import dev.duro.core.VersionedValue;
 import dev.duro.core.certify.Certifier;
+import dev.duro.core.certify.FrozenWindow;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.store.FrozenStore;
 import dev.duro.core.store.MultiVersionStore;
 import java.io.OutputStream;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import javax.annotation.Nullable;
 
 /**
  * Writes a partition engine's replicated state to bytes and restores it: the state-machine snapshot.
@@ -31,16 +27,20 @@ import javax.annotation.Nullable;
  * since it decides which are forgotten next. Votes buffered for undelivered transactions are included too (they
  * only speed things up). Local timing state is not: a restored replica starts its timers afresh, and proposes
  * again the decisions it finished but has not seen logged.
+ *
+ * <p>This class writes the header (partition and {@code SC}), the store, the window, the forgotten ids and the two
+ * vectors, and owns the order of the sections; {@link TransactionStateCodec} writes and reads the sections that hold
+ * the transactions.
  */
 public final class EngineStateCodec {
     private static final int MAGIC = 0x44555245; // "DURE"
     /** Format 3: retention with forgotten-up-to, pinned globals and the dependency vector (docs/window-safety.md). */
     private static final int FORMAT_VERSION = 3;
 
-    private final CoreCodec codec;
+    private final TransactionStateCodec transactions;
 
     public EngineStateCodec(Limits limits) {
-        this.codec = new CoreCodec(limits);
+        this.transactions = new TransactionStateCodec(new CoreCodec(limits));
     }
 
     public byte[] write(PartitionEngine engine) {
@@ -108,12 +108,11 @@ public final class EngineStateCodec {
         private final long snapshotCounter;
         private final ByteWriter head;
         private final FrozenStore store;
-        private final Certifier.Frozen window;
+        private final FrozenWindow window;
         private final ByteWriter tail;
         private boolean written;
 
-        private Frozen(
-                long snapshotCounter, ByteWriter head, FrozenStore store, Certifier.Frozen window, ByteWriter tail) {
+        private Frozen(long snapshotCounter, ByteWriter head, FrozenStore store, FrozenWindow window, ByteWriter tail) {
             this.snapshotCounter = snapshotCounter;
             this.head = head;
             this.store = store;
@@ -164,26 +163,10 @@ public final class EngineStateCodec {
     }
 
     private void encodeAfterCertifier(PartitionEngine engine, ByteWriter out) {
-        engine.forgotten().writeTo(out);
-        writeVector(out, engine.dependencies());
+        engine.retention().forgotten().writeTo(out);
+        writeVector(out, engine.frontiers().dependencies());
         writeVector(out, engine.cutFloor());
-        out.writeInt(engine.pendingCount());
-        for (PartitionEngine.Pending entry : engine.pendingQueue()) {
-            codec.writeCommand(out, entry.request);
-            out.writeVarLong(entry.number);
-            CoreCodec.writeVote(out, entry.ownVote);
-            writeVotes(out, entry.votes);
-            writeNullableOutcome(out, entry.decision);
-        }
-        out.writeInt(engine.decided().size());
-        engine.decided().forEach((tid, known, pscBefore) -> writeRetained(out, tid, known, pscBefore));
-        out.writeInt(engine.pinned().size());
-        engine.pinned().forEach((tid, pin) -> writeRetained(out, tid, pin.decided(), pin.pscBefore()));
-        out.writeInt(engine.bufferedVotes().size());
-        for (Map.Entry<TxId, Map<Integer, Vote>> entry : engine.bufferedVotes().entrySet()) {
-            CoreCodec.writeTxId(out, entry.getKey());
-            writeVotes(out, entry.getValue());
-        }
+        transactions.write(out, engine);
     }
 
     /**
@@ -213,38 +196,9 @@ public final class EngineStateCodec {
         ForgottenIds forgotten = ForgottenIds.readFrom(in, settings.outcomesRetained());
         long[] dependencies = readVector(in, "dependency");
         long[] cutFloor = readVector(in, "cut floor");
-        engine.restoreCounters(forgotten, dependencies, cutFloor);
-        int pending = in.readCount();
-        for (int i = 0; i < pending; i++) {
-            if (!(codec.readCommand(in) instanceof CommitRequest request)) {
-                throw new MalformedInputException("PENDING holds only commit requests");
-            }
-            long number = CoreCodec.readNonNegative(in, "pending number");
-            Vote own = codec.readVote(in);
-            PartitionEngine.Pending entry = new PartitionEngine.Pending(request, number, own, readVotes(in));
-            entry.decision = readNullableOutcome(in);
-            engine.restorePending(entry);
-        }
-        int decided = in.readCount();
-        for (int i = 0; i < decided; i++) {
-            TxId tid = CoreCodec.readTxId(in);
-            long pscBefore = in.readLong();
-            engine.decided().put(tid, readDecided(in, engine, tid), pscBefore);
-        }
-        int pinned = in.readCount();
-        for (int i = 0; i < pinned; i++) {
-            TxId tid = CoreCodec.readTxId(in);
-            long pscBefore = in.readLong();
-            engine.pinned().put(tid, new OutcomeRetention.Pinned(readDecided(in, engine, tid), pscBefore));
-        }
-        int buffered = in.readCount();
-        for (int i = 0; i < buffered; i++) {
-            TxId tid = CoreCodec.readTxId(in);
-            Map<Integer, Vote> votes = readVotes(in);
-            if (votes != null) {
-                engine.bufferedVotes().put(tid, votes);
-            }
-        }
+        engine.retention().restoreForgotten(forgotten);
+        engine.frontiers().restore(dependencies, cutFloor);
+        transactions.read(in, engine);
         in.expectEnd("engine snapshot");
         engine.restoreUnlogged();
         return engine;
@@ -267,73 +221,6 @@ public final class EngineStateCodec {
             vector[q] = CoreCodec.readNonNegative(in, what);
         }
         return vector;
-    }
-
-    private static void writeRetained(ByteWriter out, TxId tid, Decided known, long pscBefore) {
-        CoreCodec.writeTxId(out, tid);
-        out.writeLong(pscBefore);
-        out.writeVarLong(known.number());
-        out.writeVarLong(known.participantCount());
-        CoreCodec.writePartitions(out, known.decisionsLogged());
-        writeNullableOutcome(out, known.outcome());
-        out.writeBoolean(known.ownVote() != null);
-        if (known.ownVote() != null) {
-            CoreCodec.writeVote(out, known.ownVote());
-        }
-    }
-
-    private Decided readDecided(ByteReader in, PartitionEngine engine, TxId tid) {
-        long number = CoreCodec.readNonNegative(in, "retained number");
-        int participantCount = in.readVarInt(Limits.PARTITIONS_MAX, "retained participant count");
-        List<Integer> decisionsLogged = CoreCodec.readPartitions(in, "logged decision");
-        Outcome outcome = readNullableOutcome(in);
-        Vote own = in.readBoolean() ? codec.readVote(in) : null;
-        if (outcome == null && !engine.isPending(tid)) {
-            throw new MalformedInputException("unfinished outcome for " + tid + ", which is not pending");
-        }
-        if (outcome != null && !outcome.tid().equals(tid)) {
-            throw new MalformedInputException("retained outcome of " + outcome.tid() + " filed under " + tid);
-        }
-        if (participantCount < 1 || decisionsLogged.size() > participantCount) {
-            throw new MalformedInputException("retained " + tid + ": " + decisionsLogged + " of " + participantCount);
-        }
-        return new Decided(outcome, own, number, participantCount, decisionsLogged);
-    }
-
-    private static void writeNullableOutcome(ByteWriter out, @Nullable Outcome outcome) {
-        out.writeBoolean(outcome != null);
-        if (outcome != null) {
-            CoreCodec.writeOutcome(out, outcome);
-        }
-    }
-
-    private @Nullable Outcome readNullableOutcome(ByteReader in) {
-        return in.readBoolean() ? codec.readOutcome(in) : null;
-    }
-
-    private static void writeVotes(ByteWriter out, @Nullable Map<Integer, Vote> votes) {
-        out.writeBoolean(votes != null);
-        if (votes == null) {
-            return;
-        }
-        List<Integer> partitions = votes.keySet().stream().sorted().toList();
-        out.writeInt(partitions.size());
-        for (int partition : partitions) {
-            CoreCodec.writeVote(out, votes.get(partition));
-        }
-    }
-
-    private @Nullable Map<Integer, Vote> readVotes(ByteReader in) {
-        if (!in.readBoolean()) {
-            return null;
-        }
-        int count = in.readCount();
-        Map<Integer, Vote> votes = new HashMap<>();
-        for (int i = 0; i < count; i++) {
-            Vote vote = codec.readVote(in);
-            votes.put(vote.partition(), vote);
-        }
-        return votes;
     }
 
     /**

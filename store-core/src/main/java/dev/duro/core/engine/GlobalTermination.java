@@ -13,10 +13,11 @@ import javax.annotation.Nullable;
 
 /**
  * Global termination at one partition replica (S-DUR §IV-C, §IV-F; docs/architecture.md §4): votes buffered for
- * transactions not delivered yet, checking and adding the votes of pending globals, the decisions finished here but
- * not yet seen in the log, the designated-voter role, and what the clock drives ({@link #tick}): vote resends, abort
- * requests, decision proposals and requests, timed from the global watched at the head of {@code PENDING}. The
- * transactions and their finishing stay with {@link PartitionEngine}.
+ * transactions not delivered yet, checking and adding the votes of pending globals, the designated-voter role, and
+ * what the clock drives ({@link #tick}): vote resends, abort requests, decision proposals and requests, timed from
+ * the global watched at the head of {@code PENDING}. {@link UnloggedDecisions} keeps the decisions finished here but
+ * not yet seen in the log, {@link PendingQueue} the transactions and their finishing; {@link VoteTracker} takes in
+ * the votes and decisions that arrive.
  *
  * <p>A global transaction finishes at the head of {@code PENDING} once a vote from every participant is known;
  * it commits iff all voted commit. The designated voter (the Raft leader) sends this partition's vote on
@@ -38,8 +39,6 @@ import javax.annotation.Nullable;
 final class GlobalTermination {
     /** The most pending transactions behind a waiting head whose votes one resend round asks for. */
     static final int RESEND_BEHIND_HEAD_MAX = 256;
-    /** The most decisions one tick proposes again, or asks other partitions for. */
-    static final int DECISIONS_PER_TICK_MAX = 256;
 
     private final int partition;
     private final EngineSettings settings;
@@ -48,12 +47,8 @@ final class GlobalTermination {
 
     /** Votes for transactions not delivered here yet. Arrival order differs per replica; decisions do not. */
     private final LinkedHashMap<TxId, Map<Integer, Vote>> bufferedVotes = new LinkedHashMap<>();
-    /**
-     * Local: globals this replica finished from the votes whose {@link Decision} it has not seen in the log,
-     * with when it last proposed it. Rebuilt from the retained outcomes on restore; bounded like the buffered
-     * votes (a dropped one is only proposed by another replica).
-     */
-    private final LinkedHashMap<TxId, UnloggedDecision> unlogged = new LinkedHashMap<>();
+    /** Local: globals finished here whose decision this log has not delivered yet. */
+    private final UnloggedDecisions unlogged;
 
     private boolean designatedVoter;
     private @Nullable TxId watchedHead;
@@ -67,22 +62,12 @@ final class GlobalTermination {
     private long lastAbortProposalMillis;
     private long lastDecisionRequestMillis = -1;
 
-    private static final class UnloggedDecision {
-        final Decision decision;
-        /** When it was last proposed; {@link Long#MIN_VALUE}: due now; -1: not timed yet. */
-        long proposedMillis;
-
-        UnloggedDecision(Decision decision, long proposedMillis) {
-            this.decision = decision;
-            this.proposedMillis = proposedMillis;
-        }
-    }
-
     GlobalTermination(int partition, EngineSettings settings, EffectBuffer effects, OutcomeRetention retention) {
         this.partition = partition;
         this.settings = settings;
         this.effects = effects;
         this.retention = retention;
+        this.unlogged = new UnloggedDecisions(partition, settings, effects);
     }
 
     boolean designatedVoter() {
@@ -92,9 +77,7 @@ final class GlobalTermination {
     /** See {@link PartitionEngine#setDesignatedVoter}. */
     void setDesignatedVoter(boolean voter) {
         if (voter && !designatedVoter) {
-            for (UnloggedDecision waiting : unlogged.values()) {
-                waiting.proposedMillis = Long.MIN_VALUE; // a new voter logs what its predecessor may not have
-            }
+            unlogged.allDueNow(); // a new voter logs what its predecessor may not have
         }
         this.designatedVoter = voter;
     }
@@ -187,37 +170,32 @@ final class GlobalTermination {
         return Outcome.committed(head.request.tid(), participants, versions);
     }
 
+    /** The participants other than {@code partition}: where its votes and decisions go. */
+    static List<Integer> others(int partition, List<Integer> participants) {
+        List<Integer> others = new ArrayList<>(participants.size() - 1);
+        for (int participant : participants) {
+            if (participant != partition) {
+                others.add(participant);
+            }
+        }
+        return others;
+    }
+
     // ---- decisions not yet in this log ----
 
     /** A global finished here before its decision was in this partition's log: it goes there. */
     void trackUnlogged(Outcome outcome) {
-        Decision decision = new Decision(outcome, partition);
-        if (designatedVoter) {
-            effects.emit(new Effect.ProposeDecision(decision, partition));
-        }
-        unlogged.put(outcome.tid(), new UnloggedDecision(decision, -1));
-        if (unlogged.size() > settings.bufferedVotesMax()) {
-            Iterator<TxId> oldest = unlogged.keySet().iterator();
-            oldest.next();
-            oldest.remove();
-        }
+        unlogged.track(outcome, designatedVoter);
     }
 
     /** A decision on {@code tid} was delivered: whoever logged it, it is in this partition's log now. */
     void decisionLogged(TxId tid) {
-        unlogged.remove(tid);
+        unlogged.logged(tid);
     }
 
     /** After a restore: the finished globals whose decision is not in the log yet are proposed again. */
     void restoreUnlogged() {
-        retention.decided().forEach((tid, known, pscBefore) -> trackRestored(known));
-        retention.pinnedGlobals().forEach(pin -> trackRestored(pin.decided()));
-    }
-
-    private void trackRestored(Decided known) {
-        if (known.finished() && known.global() && !known.loggedBy(partition)) {
-            unlogged.put(known.outcome().tid(), new UnloggedDecision(new Decision(known.outcome(), partition), -1));
-        }
+        unlogged.restore(retention);
     }
 
     // ---- the clock ----
@@ -227,7 +205,7 @@ final class GlobalTermination {
      * transaction stuck at the head of {@code pending}. Never changes replicated state.
      */
     void tick(long nowMillis, ArrayDeque<PartitionEngine.Pending> pending) {
-        proposeUnloggedDecisions(nowMillis);
+        unlogged.proposeDue(nowMillis, designatedVoter);
         askForMissingDecisions(nowMillis);
         PartitionEngine.Pending head = pending.peekFirst();
         if (head == null || head.votes == null) {
@@ -267,30 +245,6 @@ final class GlobalTermination {
     }
 
     /**
-     * Proposes the decisions this replica finished from votes and has not seen in the log: the designated voter
-     * when it finishes them (and again after {@code abortRequestAfterMillis}), every other replica after twice
-     * that, since the voter may have died before its proposal was committed.
-     */
-    private void proposeUnloggedDecisions(long nowMillis) {
-        if (unlogged.isEmpty()) {
-            return;
-        }
-        long after = settings.abortRequestAfterMillis() * (designatedVoter ? 1 : 2);
-        int proposed = 0;
-        for (UnloggedDecision waiting : unlogged.values()) {
-            if (waiting.proposedMillis == -1) {
-                waiting.proposedMillis = nowMillis;
-            } else if (waiting.proposedMillis == Long.MIN_VALUE || nowMillis - waiting.proposedMillis >= after) {
-                effects.emit(new Effect.ProposeDecision(waiting.decision, partition));
-                waiting.proposedMillis = nowMillis;
-                if (++proposed == DECISIONS_PER_TICK_MAX) {
-                    return;
-                }
-            }
-        }
-    }
-
-    /**
      * A pinned global waits for the decisions of participants that have not reached this partition's log (their
      * voter was away when they logged it, or the copy was lost). Every {@code abortRequestAfterMillis} the
      * designated voter asks those partitions for their votes: a partition that logged its decision answers with a
@@ -323,7 +277,7 @@ final class GlobalTermination {
             }
             if (!missing.isEmpty()) {
                 effects.emit(new Effect.SendVote(own.withReplyWanted(false).withDecisionWanted(), missing));
-                if (++asked == DECISIONS_PER_TICK_MAX) {
+                if (++asked == UnloggedDecisions.DECISIONS_PER_TICK_MAX) {
                     return;
                 }
             }

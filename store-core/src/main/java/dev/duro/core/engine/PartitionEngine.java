@@ -1,20 +1,14 @@
 package dev.duro.core.engine;
 
-import dev.duro.core.AbortReason;
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
 import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.VersionedValue;
-import dev.duro.core.Write;
 import dev.duro.core.certify.Certifier;
 import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.MultiVersionStore;
 import dev.duro.core.store.ScanResult;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
@@ -73,41 +67,34 @@ import javax.annotation.Nullable;
  *
  * <h2>Collaborators</h2>
  *
- * <p>This class keeps the public API, the certification flow and {@code PENDING} with its finishing, in delivery
- * order. Package-private collaborators own the rest: {@link OutcomeRetention} the retained, pinned and forgotten
- * outcomes; {@link GlobalTermination} the buffered votes, vote checks, unlogged decisions and what {@link #tick}
- * drives; {@link DependencyFrontier} the dependency vector and the cut floor; {@link EffectBuffer} the effects of
- * the input at hand. {@link EngineStateCodec} reads and writes all of it through the accessors below.
+ * <p>This class keeps the public API and hands each input to the package-private collaborator that owns it:
  *
- * <p>This class is longer than the ~350 lines its collaborators keep to, for a reason: besides the public API and
- * its documentation, every input (the four commands and the votes) acts on {@code PENDING}, its index and the order
- * in which it finishes. Moving part of that path out would have the pieces call back into each other and put
- * {@code PENDING} behind another indirection on the delivery path.
+ * <ul>
+ *   <li>{@link LogDelivery}: the certification flow, each delivered command in log order;
+ *   <li>{@link VoteTracker}: the votes of other partitions and the delivered decisions;
+ *   <li>{@link PendingQueue}: {@code PENDING}, {@code SC} and finishing in delivery order;
+ *   <li>{@link GlobalTermination}: the buffered votes, vote checks, the designated voter and what {@link #tick}
+ *       drives, with {@link UnloggedDecisions};
+ *   <li>{@link OutcomeRetention}: the retained, pinned and forgotten outcomes;
+ *   <li>{@link DependencyFrontier}: the dependency vector and the cut floor;
+ *   <li>{@link EffectBuffer}: the effects of the input at hand.
+ * </ul>
+ *
+ * <p>They call one another in one direction only (delivery, then votes, then {@code PENDING}, then termination and
+ * retention). {@link EngineStateCodec} reads and writes all of it through the accessors below.
  */
 public final class PartitionEngine {
     private final int partition;
     private final EngineSettings settings;
     private final MultiVersionStore store;
     private final Certifier certifier;
-    private long snapshotCounter;
-
-    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
-    private final Map<TxId, Pending> pendingByTid = new HashMap<>();
     private final EffectBuffer effects = new EffectBuffer();
     private final OutcomeRetention retention;
     private final GlobalTermination termination;
     private final DependencyFrontier frontiers;
-    /**
-     * The seam of the simulation's {@code certify-forgotten} mutant (set only by tests, through
-     * {@code EngineMutants}): the engine treats every id it no longer retains as new, as it did before
-     * docs/window-safety.md, so the simulation can show that its checks catch what that breaks.
-     */
-    boolean mutantTreatsForgottenAsNew;
-    /**
-     * The seam of the simulation's {@code ignore-ranges} mutant (set only by tests, through {@code EngineMutants}):
-     * the engine certifies and records transactions as if they had scanned nothing, so phantoms commit.
-     */
-    boolean mutantIgnoresRanges;
+    private final PendingQueue pending;
+    private final VoteTracker votes;
+    private final LogDelivery delivery;
 
     /** A delivered transaction that has not finished. */
     static final class Pending {
@@ -139,10 +126,13 @@ public final class PartitionEngine {
         this.settings = settings;
         this.store = store;
         this.certifier = certifier;
-        this.snapshotCounter = sc;
         this.retention = new OutcomeRetention(partition, settings.outcomesRetained());
         this.termination = new GlobalTermination(partition, settings, effects, retention);
         this.frontiers = new DependencyFrontier(partition);
+        this.pending = new PendingQueue(partition, settings, store, effects, retention, termination, frontiers, sc);
+        this.votes = new VoteTracker(partition, pending, effects, retention, termination);
+        this.delivery =
+                new LogDelivery(partition, certifier, pending, votes, effects, retention, termination, frontiers);
     }
 
     // ---- queries ----
@@ -157,7 +147,7 @@ public final class PartitionEngine {
 
     /** SC: the newest snapshot readers may use. */
     public long snapshotCounter() {
-        return snapshotCounter;
+        return pending.snapshotCounter();
     }
 
     /** PSC: the number of the last transaction that passed certification. */
@@ -194,42 +184,19 @@ public final class PartitionEngine {
      * </ul>
      */
     public void checkInvariants() {
-        long psc = certifier.pendingSnapshotCounter();
-        long expected = snapshotCounter;
-        for (Pending entry : pending) {
-            if (entry.number != 0 && entry.number != ++expected) {
-                throw broken("pending " + entry.request.tid() + " is numbered " + entry.number + ", expected "
-                        + expected + " (SC " + snapshotCounter + ")");
-            }
-            if (pendingByTid.get(entry.request.tid()) != entry) {
-                throw broken("pending " + entry.request.tid() + " is missing from the index");
-            }
-            if (termination.isBuffered(entry.request.tid())) {
-                throw broken("votes for delivered " + entry.request.tid() + " wait in the buffer");
-            }
-        }
-        if (expected != psc) {
-            throw broken("numbers up to " + expected + " are finished or pending, PSC is " + psc);
-        }
-        if (pendingByTid.size() != pending.size()) {
-            throw broken("PENDING holds " + pending.size() + ", its index " + pendingByTid.size());
-        }
-        if (store.newestVersion() > snapshotCounter) {
-            throw broken("version " + store.newestVersion() + " installed above SC " + snapshotCounter);
-        }
+        pending.checkInvariants(certifier.pendingSnapshotCounter());
         if (retention.retainedCount() > settings.outcomesRetained()) {
-            throw broken(retention.retainedCount() + " outcomes retained, at most " + settings.outcomesRetained());
+            throw pending.broken(
+                    retention.retainedCount() + " outcomes retained, at most " + settings.outcomesRetained());
         }
         if (termination.bufferedCount() > settings.bufferedVotesMax()) {
-            throw broken(termination.bufferedCount() + " buffered votes, at most " + settings.bufferedVotesMax());
+            throw pending.broken(
+                    termination.bufferedCount() + " buffered votes, at most " + settings.bufferedVotesMax());
         }
-        if (frontiers.ownEntry() > snapshotCounter) {
-            throw broken("depends on number " + frontiers.ownEntry() + " here, above SC " + snapshotCounter);
+        if (frontiers.ownEntry() > pending.snapshotCounter()) {
+            throw pending.broken(
+                    "depends on number " + frontiers.ownEntry() + " here, above SC " + pending.snapshotCounter());
         }
-    }
-
-    private IllegalStateException broken(String what) {
-        return new IllegalStateException("partition " + partition + " engine invariant broken: " + what);
     }
 
     /** The oldest snapshot still readable. */
@@ -257,6 +224,7 @@ public final class PartitionEngine {
      * @throws dev.duro.core.SnapshotTooOldException if the snapshot was garbage-collected
      */
     public VersionedValue read(Bytes key, long snapshot) {
+        long snapshotCounter = pending.snapshotCounter();
         if (snapshot > snapshotCounter) {
             throw new IllegalArgumentException("snapshot " + snapshot + " is above SC " + snapshotCounter);
         }
@@ -271,6 +239,7 @@ public final class PartitionEngine {
      * @throws dev.duro.core.SnapshotTooOldException if the snapshot was garbage-collected
      */
     public ScanResult scan(KeyRange range, int limit, boolean descending, long snapshot) {
+        long snapshotCounter = pending.snapshotCounter();
         if (snapshot > snapshotCounter) {
             throw new IllegalArgumentException("snapshot " + snapshot + " is above SC " + snapshotCounter);
         }
@@ -294,31 +263,30 @@ public final class PartitionEngine {
     }
 
     Iterable<Pending> pendingQueue() {
-        return pending;
+        return pending.entries();
     }
 
     boolean isPending(TxId tid) {
-        return pendingByTid.containsKey(tid);
+        return pending.contains(tid);
     }
 
-    RetainedOutcomes decided() {
-        return retention.decided();
+    /** The retained, pinned and forgotten outcomes. */
+    OutcomeRetention retention() {
+        return retention;
     }
 
-    LinkedHashMap<TxId, OutcomeRetention.Pinned> pinned() {
-        return retention.pinned();
-    }
-
-    long[] dependencies() {
-        return frontiers.dependencies();
-    }
-
-    ForgottenIds forgotten() {
-        return retention.forgotten();
+    /** The dependency vector and the cut floor. */
+    DependencyFrontier frontiers() {
+        return frontiers;
     }
 
     Map<TxId, Map<Integer, Vote>> bufferedVotes() {
         return termination.bufferedVotes();
+    }
+
+    /** The delivery flow, whose mutant seams the simulation sets ({@code EngineMutants}). */
+    LogDelivery delivery() {
+        return delivery;
     }
 
     // ---- inputs ----
@@ -335,177 +303,24 @@ public final class PartitionEngine {
 
     /** Delivers the next command of this partition's log. */
     public List<Effect> deliver(Command command) {
-        deliverOne(command);
+        delivery.deliver(command);
         return effects.take();
     }
 
     /** Delivers every command of one log entry (a batch), in order. */
     public List<Effect> deliverAll(List<? extends Command> commands) {
         for (Command command : commands) {
-            deliverOne(command);
+            delivery.deliver(command);
         }
         return effects.take();
-    }
-
-    private void deliverOne(Command command) {
-        if (!command.participants().contains(partition)) {
-            throw new IllegalArgumentException("partition " + partition + " is not a participant of " + command.tid());
-        }
-        if (command instanceof CommitRequest request) {
-            deliverCommit(request);
-        } else if (command instanceof AbortRequest request) {
-            deliverAbortRequest(request);
-        } else if (command instanceof Decision decision) {
-            deliverDecision(decision);
-        } else {
-            frontiers.raiseCutFloor((CutAdvance) command);
-        }
-        retention.forgetOldOutcomes();
-    }
-
-    private void deliverCommit(CommitRequest request) {
-        TxId tid = request.tid();
-        Decided known = retention.retained(tid);
-        if (known != null) {
-            if (known.finished()) {
-                effects.emit(new Effect.Reply(known.outcome())); // a retried commit: answer with the first outcome
-            }
-            return; // otherwise still pending here: its reply is on the way
-        }
-        long snapshot = request.snapshotAt(partition);
-        if (!mutantTreatsForgottenAsNew && retention.mayHaveForgotten(tid, snapshot)) {
-            // It may have been delivered before and forgotten since: certifying it again could commit it twice or
-            // contradict the vote given then.
-            termination.takeBuffered(tid);
-            effects.emit(new Effect.OutcomeUnknown(tid));
-            return;
-        }
-        long pscBefore = certifier.pendingSnapshotCounter();
-        boolean global = request.isGlobal();
-        List<KeyRange> ranges = mutantIgnoresRanges ? List.of() : request.scannedRanges();
-        AbortReason reason = certifier.certify(snapshot, request.readSet(), request.writeSet(), ranges, global);
-        long number = reason == null ? certifier.record(request.readSet(), request.writeSet(), ranges) : 0;
-        if (!global) {
-            if (reason != null) {
-                decide(Outcome.aborted(tid, request.participants(), reason), null, 0, List.of(), pscBefore);
-            } else if (pending.isEmpty()) {
-                Outcome outcome = Outcome.committed(tid, request.participants(), List.of(number));
-                install(request, number, outcome);
-                decide(outcome, null, number, List.of(), pscBefore); // nothing to wait for: finish at once
-            } else {
-                enqueue(new Pending(request, number, new Vote(tid, partition, number, null, false), null), pscBefore);
-            }
-            return;
-        }
-        Vote own = new Vote(tid, partition, number, reason, false);
-        Map<Integer, Vote> votes = new HashMap<>();
-        votes.put(partition, own);
-        Map<Integer, Vote> early = termination.takeBuffered(tid);
-        Pending entry = new Pending(request, number, own, votes);
-        if (early != null) {
-            early.values().forEach(vote -> GlobalTermination.addVote(entry, vote));
-        }
-        enqueue(entry, pscBefore);
-        if (termination.designatedVoter()) {
-            effects.emit(new Effect.SendVote(own, others(request.participants())));
-        }
-    }
-
-    private void deliverAbortRequest(AbortRequest request) {
-        TxId tid = request.tid();
-        Decided known = retention.retained(tid);
-        if (known != null) {
-            // The commit request came first and decided our vote; the requester just lacks it.
-            Pending open = pendingByTid.get(tid);
-            Vote own = open != null ? open.ownVote : retention.voteOf(known);
-            if (termination.designatedVoter() && own != null) {
-                effects.emit(new Effect.SendVote(own, List.of(request.requestedBy())));
-            }
-            return;
-        }
-        if (!mutantTreatsForgottenAsNew && retention.mayHaveForgotten(tid, request.targetSnapshot())) {
-            return; // the commit request may have been delivered and forgotten: a tombstone could contradict it
-        }
-        AbortReason reason = AbortReason.abortRequested(partition);
-        Vote tombstone = new Vote(tid, partition, 0, reason, false);
-        termination.takeBuffered(tid);
-        Outcome aborted = Outcome.aborted(tid, request.participants(), reason);
-        decide(aborted, tombstone, 0, List.of(partition), pendingSnapshotCounter());
-        if (termination.designatedVoter()) {
-            List<Integer> others = others(request.participants());
-            effects.emit(new Effect.SendVote(tombstone, others));
-            for (int other : others) {
-                effects.emit(new Effect.ProposeDecision(new Decision(aborted, partition), other));
-            }
-        }
-    }
-
-    /**
-     * A global's outcome as partition {@code loggedBy} logged it: from now on it is in this partition's log too. A
-     * pending transaction finishes from it when it reaches the head; a finished one must agree with it. The first
-     * time a decision on it reaches this log, the designated voter copies it into the other participants' logs
-     * (so they learn this log has it); once every participant's decision is delivered here, it may be forgotten.
-     */
-    private void deliverDecision(Decision decision) {
-        TxId tid = decision.tid();
-        Outcome outcome = decision.outcome();
-        int from = decision.loggedBy();
-        termination.decisionLogged(tid);
-        Pending open = pendingByTid.get(tid);
-        if (open != null && open.votes != null) {
-            open.votes.values().forEach(vote -> GlobalTermination.checkVoteAgrees(vote, outcome));
-            open.decision = outcome;
-        }
-        boolean newlyLoggedHere = retention.recordLogged(tid, outcome, from);
-        if (newlyLoggedHere && termination.designatedVoter()) {
-            Decision ours = from == partition ? decision : new Decision(outcome, partition);
-            for (int other : others(outcome.participants())) {
-                effects.emit(new Effect.ProposeDecision(ours, other)); // {@code from} too: it learns this log has it
-            }
-        }
-        finishReady();
     }
 
     /** A vote from another partition. Duplicates and votes for finished transactions are harmless. */
     public List<Effect> receiveVote(Vote vote) {
         if (vote.partition() != partition) {
-            acceptVote(vote);
+            votes.acceptVote(vote);
         }
         return effects.take();
-    }
-
-    private void acceptVote(Vote vote) {
-        TxId tid = vote.tid();
-        Decided known = retention.retained(tid);
-        if (known != null && known.finished()) {
-            Vote own = retention.voteOf(known);
-            if (vote.replyWanted() && own != null) {
-                effects.emit(new Effect.SendVote(own, List.of(vote.partition())));
-            }
-            if (vote.decisionWanted()
-                    && termination.designatedVoter()
-                    && known.loggedBy(partition)
-                    && known.outcome().participants().contains(vote.partition())) {
-                // The requester may wait for our logged decision to forget this transaction, or to finish it.
-                effects.emit(new Effect.ProposeDecision(new Decision(known.outcome(), partition), vote.partition()));
-            }
-            return;
-        }
-        Pending open = pendingByTid.get(tid);
-        if (open != null) {
-            if (open.votes != null && open.request.participants().contains(vote.partition())) {
-                GlobalTermination.addVote(open, vote);
-                if (vote.replyWanted()) {
-                    effects.emit(new Effect.SendVote(open.ownVote, List.of(vote.partition())));
-                }
-                finishReady();
-            }
-            return;
-        }
-        if (known != null) {
-            return; // unfinished here but not pending: a request that reused an id (docs/window-safety.md)
-        }
-        termination.buffer(vote);
     }
 
     /**
@@ -514,97 +329,8 @@ public final class PartitionEngine {
      * Never changes replicated state.
      */
     public List<Effect> tick(long nowMillis) {
-        termination.tick(nowMillis, pending);
+        termination.tick(nowMillis, pending.entries());
         return effects.take();
-    }
-
-    // ---- finishing ----
-
-    private void enqueue(Pending entry, long pscBefore) {
-        pending.addLast(entry);
-        pendingByTid.put(entry.request.tid(), entry);
-        retention.add(
-                entry.request.tid(),
-                Decided.unfinished(entry.number, entry.request.participants().size()),
-                pscBefore);
-        finishReady();
-    }
-
-    /** Finishes transactions from the head of PENDING while they can finish. */
-    private void finishReady() {
-        while (!pending.isEmpty()) {
-            Pending head = pending.peekFirst();
-            if (head.votes == null) {
-                finish(head, Outcome.committed(head.request.tid(), head.request.participants(), List.of(head.number)));
-            } else if (head.decision != null) {
-                finish(head, head.decision);
-            } else if (head.votes.size() >= head.request.participants().size()
-                    && GlobalTermination.missingVoters(head).isEmpty()) {
-                finish(head, GlobalTermination.outcomeFromVotes(head));
-            } else {
-                return;
-            }
-        }
-    }
-
-    private void finish(Pending head, Outcome outcome) {
-        pending.pollFirst();
-        pendingByTid.remove(head.request.tid(), head);
-        install(head.request, head.number, outcome);
-        Vote ownVote = head.votes == null ? null : head.ownVote;
-        if (head.votes != null) {
-            GlobalTermination.checkVoteAgrees(head.ownVote, outcome);
-        }
-        boolean ownDecisionUnlogged = retention.recordFinished(head.request.tid(), head.number, outcome, ownVote);
-        effects.emit(new Effect.Reply(outcome));
-        if (ownDecisionUnlogged) {
-            // finished from the votes, or from another participant's logged decision
-            termination.trackUnlogged(outcome);
-        }
-    }
-
-    /** Installs a finished numbered transaction's writes if it committed, and advances SC past its number. */
-    private void install(CommitRequest request, long number, Outcome outcome) {
-        if (number == 0) {
-            return;
-        }
-        if (number != snapshotCounter + 1) {
-            // Numbers are given consecutively and numbered transactions finish in delivery order, which is number
-            // order: each one moves SC by exactly one, so no version below SC is ever missing (no holes).
-            throw new IllegalStateException(
-                    "transaction " + request.tid() + " numbered " + number + " finishes at SC " + snapshotCounter);
-        }
-        if (outcome.committed()) {
-            List<Write> writes = request.writeSet();
-            for (int i = 0, n = writes.size(); i < n; i++) {
-                store.put(writes.get(i).key(), writes.get(i).value(), number);
-            }
-            if (request.isGlobal()) {
-                frontiers.addDependencies(outcome);
-            }
-        }
-        snapshotCounter = number;
-        store.collectGarbage(snapshotCounter - settings.snapshotsRetained());
-    }
-
-    /** Records the outcome of a transaction decided as it is delivered (it takes the newest place) and answers. */
-    private void decide(
-            Outcome outcome, @Nullable Vote ownVote, long number, List<Integer> decisionsLogged, long pscBefore) {
-        retention.add(
-                outcome.tid(),
-                new Decided(outcome, ownVote, number, outcome.participants().size(), decisionsLogged),
-                pscBefore);
-        effects.emit(new Effect.Reply(outcome));
-    }
-
-    private List<Integer> others(List<Integer> participants) {
-        List<Integer> others = new ArrayList<>(participants.size() - 1);
-        for (int participant : participants) {
-            if (participant != partition) {
-                others.add(participant);
-            }
-        }
-        return others;
     }
 
     // ---- frontiers for the vector-of-snapshots service ----
@@ -615,7 +341,7 @@ public final class PartitionEngine {
      * never forgotten, so any replica may publish it, as often as it likes.
      */
     public Frontier frontier() {
-        return frontiers.frontier(snapshotCounter);
+        return frontiers.frontier(pending.snapshotCounter());
     }
 
     /** The newest cut of the chain this log holds; empty if none. */
@@ -626,13 +352,7 @@ public final class PartitionEngine {
     // ---- restore support ----
 
     void restorePending(Pending entry) {
-        pending.addLast(entry);
-        pendingByTid.put(entry.request.tid(), entry);
-    }
-
-    void restoreCounters(ForgottenIds forgottenIds, long[] dependencyVector, long[] floor) {
-        retention.restoreForgotten(forgottenIds);
-        frontiers.restore(dependencyVector, floor);
+        pending.restore(entry);
     }
 
     /** After a restore: the finished globals whose decision is not in the log yet are proposed again. */

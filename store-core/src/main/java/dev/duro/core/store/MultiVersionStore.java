@@ -20,13 +20,9 @@ import javax.annotation.Nullable;
  * The in-memory multiversion store of one partition replica: key → version chain, ordered by key
  * ({@link VersionedStore}).
  *
- * <p>Two indexes over the same chains: a hash map answers point reads and installs, and a sorted map (a red-black
- * tree in unsigned lexicographic key order) answers scans. A tree alone would make every point read walk about 20
- * nodes of a million-key store, each a likely cache miss (docs/ranges.md, "The ordered store"). The sorted map is
- * built by the first scan (in {@code O(n log n)}, once) and kept from then on; a store that is never scanned never
- * pays for it, and a snapshot of such a store sorts its image's keys itself, beside the store's owner. Once built,
- * it is touched only when a key gains its first version or loses its last, and new keys reach it in sorted
- * batches ({@link #UNORDERED_MAX} at most, and before any scan or freeze).
+ * <p>Two indexes over the same chains: a hash map answers point reads and installs, and a sorted map answers scans
+ * ({@link SortedChains}: built by the first scan and kept from then on). A snapshot of a store never scanned sorts
+ * its image's keys itself, beside the store's owner.
  *
  * <p>Versions are the commit numbers of the partition engine, installed in increasing order. A read at
  * snapshot {@code s} returns the newest version {@code <= s}. Garbage collection is incremental: every install
@@ -43,16 +39,8 @@ import javax.annotation.Nullable;
  */
 public final class MultiVersionStore implements VersionedStore {
     private final Map<Bytes, VersionChain> chains = new HashMap<>();
-    /**
-     * Null until the first scan; then the same chains as {@link #chains}, in key order, but for those still in
-     * {@link #unordered}.
-     */
-    private @Nullable TreeMap<Bytes, VersionChain> ordered;
-
-    /** New keys not yet in {@link #ordered}, most this many; a stale entry (its key removed since) is skipped. */
-    private static final int UNORDERED_MAX = 4096;
-
-    private final List<Map.Entry<Bytes, VersionChain>> unordered = new ArrayList<>();
+    /** The same chains in key order, once a scan asked for them. */
+    private final SortedChains sortedChains = new SortedChains(chains);
     /** Keys that hold a version collectable once the horizon reaches it, in install (version) order. */
     private final CollectionQueue collectable = new CollectionQueue();
 
@@ -122,7 +110,7 @@ public final class MultiVersionStore implements VersionedStore {
         if (snapshot < horizon) {
             throw new SnapshotTooOldException(snapshot, horizon);
         }
-        TreeMap<Bytes, VersionChain> sorted = ordered();
+        TreeMap<Bytes, VersionChain> sorted = sortedChains.upToDate();
         NavigableMap<Bytes, VersionChain> inRange = range.to() == null
                 ? sorted.tailMap(range.from(), true)
                 : sorted.subMap(range.from(), true, range.to(), false);
@@ -163,12 +151,7 @@ public final class MultiVersionStore implements VersionedStore {
             }
             VersionChain created = new VersionChain(version, value);
             chains.put(key, created);
-            if (ordered != null) {
-                unordered.add(Map.entry(key, created));
-                if (unordered.size() == UNORDERED_MAX) {
-                    orderNewKeys(ordered);
-                }
-            }
+            sortedChains.added(key, created);
         } else if (chain.newestVersion() == version) {
             chain.replaceNewest(value);
             if (value == null) {
@@ -180,32 +163,6 @@ public final class MultiVersionStore implements VersionedStore {
             collectable.addLast(key, chain, version);
         }
         versionCount++;
-    }
-
-    /** The sorted map, up to date: built now if this is the first scan, else with the new keys moved in. */
-    private TreeMap<Bytes, VersionChain> ordered() {
-        TreeMap<Bytes, VersionChain> sorted = ordered;
-        if (sorted == null) {
-            sorted = new TreeMap<>(chains);
-            ordered = sorted;
-        } else {
-            orderNewKeys(sorted);
-        }
-        return sorted;
-    }
-
-    /** Moves the new keys into the sorted map, in key order. */
-    private void orderNewKeys(TreeMap<Bytes, VersionChain> sorted) {
-        if (unordered.isEmpty()) {
-            return;
-        }
-        unordered.sort(Map.Entry.comparingByKey());
-        for (Map.Entry<Bytes, VersionChain> entry : unordered) {
-            if (chains.get(entry.getKey()) == entry.getValue()) {
-                sorted.put(entry.getKey(), entry.getValue());
-            }
-        }
-        unordered.clear();
     }
 
     /**
@@ -233,9 +190,7 @@ public final class MultiVersionStore implements VersionedStore {
             }
             if (before > 0 && chain.collectBelow(horizon)) {
                 chains.remove(key);
-                if (ordered != null) {
-                    ordered.remove(key, chain); // by identity; a chain still unordered is skipped when ordered
-                }
+                sortedChains.removed(key, chain);
             }
             versionCount -= before - chain.size();
         }
@@ -247,7 +202,7 @@ public final class MultiVersionStore implements VersionedStore {
             throw new SnapshotTooOldException(snapshot, horizon);
         }
         List<Map.Entry<Bytes, VersionedValue>> out = new ArrayList<>(chains.size());
-        for (Map.Entry<Bytes, VersionChain> entry : ordered().entrySet()) {
+        for (Map.Entry<Bytes, VersionChain> entry : sortedChains.upToDate().entrySet()) {
             VersionedValue value = entry.getValue().read(snapshot);
             if (value.isPresent()) {
                 out.add(Map.entry(entry.getKey(), value));
@@ -288,8 +243,8 @@ public final class MultiVersionStore implements VersionedStore {
             queuedVersions[i] = collectable.versionAt(i);
         }
         FrozenStore image;
-        if (ordered != null) {
-            TreeMap<Bytes, VersionChain> sorted = ordered();
+        if (sortedChains.isBuilt()) {
+            TreeMap<Bytes, VersionChain> sorted = sortedChains.upToDate();
             Bytes[] keys = new Bytes[sorted.size()];
             VersionChain[] frozenChains = new VersionChain[keys.length];
             int next = 0;

@@ -6,13 +6,13 @@ public final class EngineMutants {
 
     /** The engine certifies, or tombstones, an id it may have forgotten as if it were new. */
     public static PartitionEngine treatForgottenAsNew(PartitionEngine engine) {
-        engine.mutantTreatsForgottenAsNew = true;
+        engine.delivery().mutantTreatsForgottenAsNew = true;
         return engine;
     }
 
     /** The engine certifies and records every transaction as if it had scanned no range. */
     public static PartitionEngine ignoreScannedRanges(PartitionEngine engine) {
-        engine.mutantIgnoresRanges = true;
+        engine.delivery().mutantIgnoresRanges = true;
         return engine;
     }
 }

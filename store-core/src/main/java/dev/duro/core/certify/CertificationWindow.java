@@ -1,0 +1,260 @@
+package dev.duro.core.certify;
+
+import com.google.common.hash.BloomFilter;
+import dev.duro.core.Bytes;
+import dev.duro.core.KeyRange;
+import dev.duro.core.Write;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * The window of {@link Certifier}: the last K certified transactions, numbered up to {@code PSC}, and the two
+ * indexes kept over them, the exact per-key {@link KeyStampIndex} and the {@link OrderedWriteIndex} of written keys.
+ * It records a transaction that passed (evicting the one K numbers older and pruning the index entries that no newer
+ * transaction refreshed) and says what is kept of each retained one. It takes no decision: the tests are the
+ * certifier's, and read the window through the accessors here.
+ */
+final class CertificationWindow {
+    private final CertifierSettings settings;
+    private final KeyStampIndex index = new KeyStampIndex();
+    /*
+     * The window: a ring of the last K certified transactions, transaction number n in slot n % K, held in
+     * parallel arrays rather than one object per transaction. Exactly one of readKeys[slot] and
+     * readSummaries[slot] is set for an occupied slot.
+     */
+    private final long[] numbers;
+    private final Bytes[][] writeKeys;
+    private final List<Bytes>[] readKeys;
+    private final BloomFilter<Bytes>[] readSummaries;
+    /** A slot's scanned ranges (null: none): exact, or their span when the slot holds a read summary. */
+    private final KeyRange[][] scans;
+    /** Occupied slots with exact ranges; while 0 the stronger test skips looking for range readers. */
+    private int exactScanners;
+
+    private final OrderedWriteIndex orderedWrites = new OrderedWriteIndex();
+    /** Every retained transaction numbered up to here has its writes in {@link #orderedWrites}. */
+    private long orderedUpTo;
+
+    private long pendingSnapshotCounter;
+
+    @SuppressWarnings("unchecked")
+    CertificationWindow(CertifierSettings settings) {
+        this.settings = settings;
+        int k = settings.windowTransactions();
+        this.numbers = new long[k];
+        this.writeKeys = new Bytes[k][];
+        this.readKeys = new List[k];
+        this.readSummaries = new BloomFilter[k];
+        this.scans = new KeyRange[k][];
+    }
+
+    /** PSC: the number of the last transaction recorded. */
+    long pendingSnapshotCounter() {
+        return pendingSnapshotCounter;
+    }
+
+    /** The exact index: per key, the last retained writer and reader. */
+    KeyStampIndex index() {
+        return index;
+    }
+
+    /** Whether a retained transaction kept its scanned ranges exactly (the stronger test must then look at them). */
+    boolean hasExactScanners() {
+        return exactScanners > 0;
+    }
+
+    /** The read summary of the transaction in {@code slot}, or null if it kept its read keys. */
+    @Nullable
+    BloomFilter<Bytes> readSummary(int slot) {
+        return readSummaries[slot];
+    }
+
+    /** The scanned ranges of the transaction in {@code slot} (null: none): exact, or their span if summarised. */
+    @Nullable
+    KeyRange[] scans(int slot) {
+        return scans[slot];
+    }
+
+    /** Whether a transaction with {@code readKeys} read (and written) keys and scanned ranges is summarised. */
+    boolean usesBloom(int readKeys) {
+        return readKeys >= settings.bloomReadSetKeysMin();
+    }
+
+    int orderedWrittenKeys() {
+        return orderedWrites.size();
+    }
+
+    /** The ordered index of written keys, with the writes of every retained transaction added first. */
+    OrderedWriteIndex orderedWrites() {
+        catchUpOrderedWrites();
+        return orderedWrites;
+    }
+
+    /** Adds the writes of the retained transactions not yet in the ordered index. */
+    private void catchUpOrderedWrites() {
+        long first = Math.max(orderedUpTo + 1, Math.max(1, pendingSnapshotCounter - numbers.length + 1));
+        for (long number = first; number <= pendingSnapshotCounter; number++) {
+            orderedWrites.add(writeKeys[retainedSlot(number)], number);
+        }
+        orderedUpTo = pendingSnapshotCounter;
+    }
+
+    /**
+     * Records a transaction that passed certification, with the ranges it scanned: it becomes number {@code ++PSC}.
+     *
+     * @return its number
+     */
+    long record(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges) {
+        long number = ++pendingSnapshotCounter;
+        int slot = slot(number);
+        long evicted = numbers[slot];
+        Bytes[] evictedWriteKeys = writeKeys[slot];
+        List<Bytes> evictedReadKeys = readKeys[slot];
+        if (scans[slot] != null && readSummaries[slot] == null) {
+            exactScanners--;
+        }
+        Bytes[] written = new Bytes[writeSet.size()];
+        for (int i = 0; i < written.length; i++) {
+            written[i] = writeSet.get(i).key();
+        }
+        numbers[slot] = number;
+        writeKeys[slot] = written;
+        boolean summarised = usesBloom(readSet.size() + writeSet.size() + ranges.size());
+        scans[slot] =
+                ranges.isEmpty() ? null : summarised ? new KeyRange[] {span(ranges)} : ranges.toArray(new KeyRange[0]);
+        if (scans[slot] != null && !summarised) {
+            exactScanners++;
+        }
+        if (summarised) {
+            readKeys[slot] = null;
+            readSummaries[slot] = summarise(readSet, writeSet);
+            for (Bytes key : written) {
+                index.setLastWrite(index.findOrInsert(key), number);
+            }
+        } else {
+            // Immutable lists (a CommitRequest's) are kept as they are; anything else is copied once.
+            List<Bytes> reads = List.copyOf(readSet);
+            readKeys[slot] = reads;
+            readSummaries[slot] = null;
+            for (int i = 0, n = reads.size(); i < n; i++) {
+                index.setLastRead(index.findOrInsert(reads.get(i)), number);
+            }
+            for (Bytes key : written) {
+                int at = index.findOrInsert(key);
+                index.setLastWrite(at, number);
+                index.setLastRead(at, number); // a written key counts as read
+            }
+        }
+        if (evictedWriteKeys != null) {
+            if (evicted <= orderedUpTo) {
+                orderedWrites.evict(evictedWriteKeys, evicted);
+            } else {
+                orderedUpTo = evicted; // never added: nothing to remove, and it must not be added any more
+            }
+            pruneKeys(evictedWriteKeys, evicted);
+            if (evictedReadKeys != null) {
+                pruneKeys(evictedReadKeys, evicted);
+            }
+        }
+        return number;
+    }
+
+    /** Removes the index entries of an evicted transaction that no newer retained transaction refreshed. */
+    private void pruneKeys(Bytes[] keys, long evictedNumber) {
+        for (Bytes key : keys) {
+            pruneKey(key, evictedNumber);
+        }
+    }
+
+    private void pruneKeys(List<Bytes> keys, long evictedNumber) {
+        for (int i = 0, n = keys.size(); i < n; i++) {
+            pruneKey(keys.get(i), evictedNumber);
+        }
+    }
+
+    private void pruneKey(Bytes key, long evictedNumber) {
+        int at = index.find(key);
+        if (at >= 0 && index.lastWrite(at) <= evictedNumber && index.lastRead(at) <= evictedNumber) {
+            index.removeAt(at);
+        }
+    }
+
+    private int slot(long number) {
+        return (int) (number % numbers.length);
+    }
+
+    /** The slot of a transaction that must still be in the window. */
+    int retainedSlot(long number) {
+        int slot = slot(number);
+        if (numbers[slot] != number || writeKeys[slot] == null) {
+            throw new IllegalStateException("transaction " + number + " is not in the certification window");
+        }
+        return slot;
+    }
+
+    /** The smallest range holding every key of every range: a summarised transaction's scans. */
+    private static KeyRange span(List<KeyRange> ranges) {
+        KeyRange span = ranges.get(0);
+        for (int i = 1, n = ranges.size(); i < n; i++) {
+            span = span.span(ranges.get(i));
+        }
+        return span;
+    }
+
+    private BloomFilter<Bytes> summarise(List<Bytes> readSet, List<Write> writeSet) {
+        int keys = Math.max(1, readSet.size() + writeSet.size());
+        BloomFilter<Bytes> filter = BloomFilter.create(KeyFunnel.INSTANCE, keys, settings.bloomFalsePositiveRate());
+        for (int i = 0, n = readSet.size(); i < n; i++) {
+            filter.put(readSet.get(i));
+        }
+        for (int i = 0, n = writeSet.size(); i < n; i++) {
+            filter.put(writeSet.get(i).key());
+        }
+        return filter;
+    }
+
+    // ---- state transfer -------------------------------------------------------------------------------------
+
+    /**
+     * The window as it is now ({@link Certifier#freeze}): a copy of the slots' references, in number order. What a
+     * slot refers to is never changed once recorded (a later transaction takes the slot with objects of its own), so
+     * the copy needs nothing else.
+     */
+    FrozenWindow freeze() {
+        long first = Math.max(1, pendingSnapshotCounter - numbers.length + 1);
+        int count = (int) (pendingSnapshotCounter - first + 1);
+        Bytes[][] writes = new Bytes[count][];
+        Object[] reads = new Object[count];
+        KeyRange[][] ranges = new KeyRange[count][];
+        for (int i = 0; i < count; i++) {
+            int slot = retainedSlot(first + i);
+            writes[i] = writeKeys[slot];
+            reads[i] = readSummaries[slot] != null ? readSummaries[slot] : readKeys[slot];
+            ranges[i] = scans[slot];
+        }
+        return new FrozenWindow(pendingSnapshotCounter, first, writes, reads, ranges);
+    }
+
+    /** Before a restore records its first transaction: the window starts after number {@code last}. */
+    void startAfter(long last) {
+        pendingSnapshotCounter = last;
+    }
+
+    /**
+     * Restores the next transaction as it was recorded with a read summary: its written keys go into the exact
+     * index, its summary and ranges (their span) are kept as they were.
+     */
+    void restoreSummarised(Bytes[] written, BloomFilter<Bytes> summary, @Nullable KeyRange[] ranges) {
+        long assigned = ++pendingSnapshotCounter;
+        int slot = slot(assigned);
+        numbers[slot] = assigned;
+        writeKeys[slot] = written;
+        readSummaries[slot] = summary;
+        for (Bytes key : written) {
+            index.setLastWrite(index.findOrInsert(key), assigned);
+        }
+        if (ranges != null) {
+            scans[slot] = ranges;
+        }
+    }
+}
