@@ -3,6 +3,7 @@ package dev.duro.core.engine;
 import dev.duro.core.Outcome;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
@@ -31,6 +32,11 @@ record Decided(
 
     boolean finished() {
         return outcome != null;
+    }
+
+    /** The outcome of a {@link #finished} transaction. */
+    Outcome finishedOutcome() {
+        return Objects.requireNonNull(outcome, "a finished transaction's outcome");
     }
 
     boolean global() {

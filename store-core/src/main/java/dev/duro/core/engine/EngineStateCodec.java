@@ -14,6 +14,7 @@ import dev.duro.core.store.FrozenStore;
 import dev.duro.core.store.MultiVersionStore;
 import java.io.OutputStream;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -232,7 +233,8 @@ public final class EngineStateCodec {
         hasher.putLong(engine.snapshotCounter());
         for (Map.Entry<Bytes, VersionedValue> entry : engine.store().sortedView(engine.snapshotCounter())) {
             byte[] key = entry.getKey().unsafeArray();
-            byte[] value = entry.getValue().value().unsafeArray();
+            byte[] value = Objects.requireNonNull(entry.getValue().value(), "a present value")
+                    .unsafeArray();
             hasher.putInt(key.length).putBytes(key).putLong(entry.getValue().version());
             hasher.putInt(value.length).putBytes(value);
         }

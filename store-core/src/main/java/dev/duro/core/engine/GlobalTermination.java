@@ -1,5 +1,6 @@
 package dev.duro.core.engine;
 
+import dev.duro.core.AbortReason;
 import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import java.util.ArrayDeque;
@@ -9,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
@@ -125,7 +127,7 @@ final class GlobalTermination {
         if (!entry.request.participants().contains(vote.partition())) {
             return;
         }
-        Vote known = entry.votes.putIfAbsent(vote.partition(), vote.withReplyWanted(false));
+        Vote known = entry.globalVotes().putIfAbsent(vote.partition(), vote.withReplyWanted(false));
         if (known != null && (known.commit() != vote.commit() || known.commitNumber() != vote.commitNumber())) {
             throw new IllegalStateException("partition " + vote.partition() + " voted twice on " + vote.tid() + ": "
                     + known + " and " + vote + " (a partition's vote must never change)");
@@ -149,7 +151,7 @@ final class GlobalTermination {
     static List<Integer> missingVoters(PartitionEngine.Pending head) {
         List<Integer> missing = new ArrayList<>(2);
         for (int participant : head.request.participants()) {
-            if (!head.votes.containsKey(participant)) {
+            if (!head.globalVotes().containsKey(participant)) {
                 missing.add(participant);
             }
         }
@@ -161,9 +163,10 @@ final class GlobalTermination {
         List<Integer> participants = head.request.participants();
         List<Long> versions = new ArrayList<>(participants.size());
         for (int participant : participants) {
-            Vote vote = head.votes.get(participant);
+            Vote vote = Objects.requireNonNull(head.globalVotes().get(participant), "every participant voted");
             if (!vote.commit()) {
-                return Outcome.aborted(head.request.tid(), participants, vote.reason());
+                AbortReason reason = Objects.requireNonNull(vote.reason(), "an abort vote's reason");
+                return Outcome.aborted(head.request.tid(), participants, reason);
             }
             versions.add(vote.commitNumber());
         }
@@ -270,7 +273,7 @@ final class GlobalTermination {
                 continue;
             }
             List<Integer> missing = new ArrayList<>(2);
-            for (int participant : known.outcome().participants()) {
+            for (int participant : known.finishedOutcome().participants()) {
                 if (participant != partition && !known.loggedBy(participant)) {
                     missing.add(participant);
                 }

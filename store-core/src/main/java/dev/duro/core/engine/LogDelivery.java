@@ -86,7 +86,8 @@ final class LogDelivery {
         Decided known = retention.retained(tid);
         if (known != null) {
             if (known.finished()) {
-                effects.emit(new Effect.Reply(known.outcome())); // a retried commit: answer with the first outcome
+                effects.emit(
+                        new Effect.Reply(known.finishedOutcome())); // a retried commit: answer with the first outcome
             }
             return; // otherwise still pending here: its reply is on the way
         }

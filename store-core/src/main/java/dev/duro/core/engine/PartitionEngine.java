@@ -11,6 +11,7 @@ import dev.duro.core.store.MultiVersionStore;
 import dev.duro.core.store.ScanResult;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
@@ -114,6 +115,11 @@ public final class PartitionEngine {
             this.number = number;
             this.ownVote = ownVote;
             this.votes = votes;
+        }
+
+        /** The votes of a global transaction (a local one has none). */
+        Map<Integer, Vote> globalVotes() {
+            return Objects.requireNonNull(votes, "a global transaction's votes");
         }
     }
 

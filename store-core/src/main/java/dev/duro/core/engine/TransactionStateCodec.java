@@ -9,6 +9,7 @@ import dev.duro.core.codec.MalformedInputException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
@@ -141,7 +142,7 @@ final class TransactionStateCodec {
         List<Integer> partitions = votes.keySet().stream().sorted().toList();
         out.writeInt(partitions.size());
         for (int partition : partitions) {
-            CoreCodec.writeVote(out, votes.get(partition));
+            CoreCodec.writeVote(out, Objects.requireNonNull(votes.get(partition)));
         }
     }
 

@@ -75,7 +75,9 @@ final class UnloggedDecisions {
 
     private void trackRestored(Decided known) {
         if (known.finished() && known.global() && !known.loggedBy(partition)) {
-            unlogged.put(known.outcome().tid(), new UnloggedDecision(new Decision(known.outcome(), partition), -1));
+            unlogged.put(
+                    known.finishedOutcome().tid(),
+                    new UnloggedDecision(new Decision(known.finishedOutcome(), partition), -1));
         }
     }
 

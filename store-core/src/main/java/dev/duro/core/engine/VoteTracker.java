@@ -47,9 +47,10 @@ final class VoteTracker {
             if (vote.decisionWanted()
                     && termination.designatedVoter()
                     && known.loggedBy(partition)
-                    && known.outcome().participants().contains(vote.partition())) {
+                    && known.finishedOutcome().participants().contains(vote.partition())) {
                 // The requester may wait for our logged decision to forget this transaction, or to finish it.
-                effects.emit(new Effect.ProposeDecision(new Decision(known.outcome(), partition), vote.partition()));
+                effects.emit(
+                        new Effect.ProposeDecision(new Decision(known.finishedOutcome(), partition), vote.partition()));
             }
             return;
         }

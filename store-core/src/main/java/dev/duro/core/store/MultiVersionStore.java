@@ -120,11 +120,12 @@ public final class MultiVersionStore implements VersionedStore {
         List<StoreEntry> found = new ArrayList<>(Math.min(limit, 64));
         for (Map.Entry<Bytes, VersionChain> entry : inRange.entrySet()) {
             VersionedValue value = entry.getValue().read(snapshot);
-            if (value.isPresent()) {
+            Bytes present = value.value();
+            if (present != null) {
                 if (found.size() == limit) {
                     return new ScanResult(found, true);
                 }
-                found.add(new StoreEntry(entry.getKey(), value.value(), value.version()));
+                found.add(new StoreEntry(entry.getKey(), present, value.version()));
             }
         }
         return new ScanResult(found, false);
