@@ -8,8 +8,7 @@
   (:require [clojure.string :as str])
   (:import (dev.duro.client DuroClient KeyValue ReadConsistency ReadOnlyTransaction Transaction
                             TransactionAbortedException UnavailableException)
-           (dev.duro.core Bytes DuroException)
-           (dev.duro.core.store SnapshotTooOldException)
+           (dev.duro.core Bytes DuroException SnapshotTooOldException)
            (java.util.concurrent CompletableFuture CompletionException)))
 
 ;; ---- keys and values ----
