@@ -15,7 +15,6 @@ import dev.duro.core.snapshot.Frontier;
 import dev.duro.core.store.ScanResult;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
@@ -84,20 +83,26 @@ final class ReplicaEngine {
      * records the entry as applied), so that a snapshot frozen under the lock holds exactly the entries applied.
      */
     List<Effect> deliverAll(List<Command> commands, Runnable applied) {
+        List<Effect> produced;
+        Released released;
         synchronized (lock) {
-            List<Effect> produced = engine.deliverAll(commands);
+            produced = engine.deliverAll(commands);
             applied.run();
-            afterChange(true);
-            return produced;
+            released = afterChange(true);
         }
+        released.complete();
+        return produced;
     }
 
     List<Effect> receiveVote(Vote vote) {
+        List<Effect> produced;
+        Released released;
         synchronized (lock) {
-            List<Effect> produced = engine.receiveVote(vote);
-            afterChange(false);
-            return produced;
+            produced = engine.receiveVote(vote);
+            released = afterChange(false);
         }
+        released.complete();
+        return produced;
     }
 
     List<Effect> tick(long nowMillis) {
@@ -111,34 +116,50 @@ final class ReplicaEngine {
      * and runs {@code applied} (which records the snapshot's position as applied) in the same critical section.
      */
     void replace(PartitionEngine restored, Runnable applied) {
+        Released released;
         synchronized (lock) {
             restored.setDesignatedVoter(designatedVoter);
             engine = restored;
             applied.run();
-            afterChange(true);
+            released = afterChange(true);
         }
+        released.complete();
     }
 
     /**
-     * After the engine changed, under the lock: republishes its frontier if it can have moved, and wakes the reads
-     * waiting for its counter. A log entry may carry a cut advance, which moves the floor without moving SC; a vote
+     * After the engine changed, under the lock: republishes its frontier if it can have moved, and takes out the
+     * reads waiting for its counter, which the caller wakes once it has released the lock: a woken read runs on the
+     * waking thread, and must neither run under the lock nor hold up the next entry longer than it must. A log entry may carry a cut advance, which moves the floor without moving SC; a vote
      * moves the frontier only by finishing transactions (the dependencies grow only with SC), so on a vote the
      * frontier is rebuilt only when SC moved.
      */
     @GuardedBy("lock")
-    private void afterChange(boolean logEntryApplied) {
+    private Released afterChange(boolean logEntryApplied) {
         if (logEntryApplied || engine.snapshotCounter() != latestFrontier.snapshotCounter()) {
             latestFrontier = engine.frontier();
         }
-        releaseSnapshotWaiters();
+        return takeReleasedWaiters();
     }
 
     @GuardedBy("lock")
-    private void releaseSnapshotWaiters() {
+    private Released takeReleasedWaiters() {
         long counter = engine.snapshotCounter();
+        if (snapshotWaiters.isEmpty() || snapshotWaiters.firstKey() > counter) {
+            return Released.NONE;
+        }
+        List<CompletableFuture<Long>> ready = new ArrayList<>();
         while (!snapshotWaiters.isEmpty() && snapshotWaiters.firstKey() <= counter) {
-            Map.Entry<Long, List<CompletableFuture<Long>>> ready = snapshotWaiters.pollFirstEntry();
-            for (CompletableFuture<Long> waiter : ready.getValue()) {
+            ready.addAll(snapshotWaiters.pollFirstEntry().getValue());
+        }
+        return new Released(counter, ready);
+    }
+
+    /** Reads whose snapshot the counter reached, to be woken outside the lock. */
+    private record Released(long counter, List<CompletableFuture<Long>> waiters) {
+        static final Released NONE = new Released(0, List.of());
+
+        void complete() {
+            for (CompletableFuture<Long> waiter : waiters) {
                 waiter.complete(counter);
             }
         }

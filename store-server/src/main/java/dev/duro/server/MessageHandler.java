@@ -29,9 +29,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -233,7 +235,26 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         return WireCodec.requestIdOf(frame).orElse(ErrorReply.UNKNOWN_REQUEST);
     }
 
+    /**
+     * Sends {@code reply} on the connection's event loop. A commit's reply is completed on the partition's apply
+     * thread, which must go back to applying the log: encoding there would make every partition's throughput pay
+     * for its replies (docs/performance.md). Writing from another thread hands a task to the event loop anyway, so
+     * the hop costs nothing extra.
+     */
     private void reply(ChannelHandlerContext context, ServerReply reply) {
+        EventExecutor loop = context.executor();
+        if (loop.inEventLoop()) {
+            write(context, reply);
+            return;
+        }
+        try {
+            loop.execute(() -> write(context, reply));
+        } catch (RejectedExecutionException shuttingDown) {
+            // The node is closing its connections: nobody is left to answer.
+        }
+    }
+
+    private void write(ChannelHandlerContext context, ServerReply reply) {
         if (context.channel().isActive()) {
             context.writeAndFlush(WireFrames.encode(codec, reply), context.voidPromise());
         }

@@ -10,6 +10,7 @@ import dev.duro.client.AuthenticationException;
 import dev.duro.client.ClusterView;
 import dev.duro.client.DuroClient;
 import dev.duro.client.PermissionDeniedException;
+import dev.duro.client.ReadConsistency;
 import dev.duro.client.ServerErrorException;
 import dev.duro.core.Bytes;
 import dev.duro.core.TxId;
@@ -147,7 +148,7 @@ class AuthClusterTest {
                     return null;
                 }));
         DuroClient root = client("root", ROOT_PASSWORD);
-        assertEquals("1", root.get("app/x"));
+        assertEquals("1", root.readOnly(ReadConsistency.LINEARIZABLE, ro -> ro.get("app/x")));
         assertNull(root.get("other/y"));
     }
 
@@ -180,7 +181,8 @@ class AuthClusterTest {
         enableWithAliceAndBob();
         client("alice", ALICE_PASSWORD).put("app/shared", "v");
         DuroClient bob = client("bob", BOB_PASSWORD);
-        assertEquals("v", bob.get("app/shared"));
+        // Another client's commit: only a linearizable read is sure to see it (a snapshot read may trail it).
+        assertEquals("v", bob.readOnly(ReadConsistency.LINEARIZABLE, ro -> ro.get("app/shared")));
         PermissionDeniedException denied =
                 assertThrows(PermissionDeniedException.class, () -> bob.put("app/shared", "w"));
         assertTrue(denied.getMessage().contains("bob") && denied.getMessage().contains("app/"), denied.getMessage());
