@@ -87,7 +87,7 @@ class SmallWindowClusterTest {
             bank.awaitMoreCommits(100, "after " + wiped + " restarted empty");
             // Ratis counts no vote from a replica with an empty log, so until the wiped node has caught up, a
             // partition whose leader dies cannot elect another: wait for it before killing a leader.
-            awaitCaughtUp(wiped);
+            cluster.awaitCaughtUp(wiped);
 
             // A leader killed under load: retried commits meet the small outcome window, and the new leader
             // becomes the designated voter only once it has applied what was committed before its term.
@@ -155,18 +155,6 @@ class SmallWindowClusterTest {
 
     private Map<String, String> readAll(Set<String> keys) {
         return ClusterFaults.readLinearizably(client, keys);
-    }
-
-    /** Waits until every replica on {@code node} has reached the {@code SC} its partition's leader has now. */
-    private void awaitCaughtUp(String node) {
-        for (int p = 0; p < cluster.partitionCount(); p++) {
-            int partition = p;
-            long target = cluster.replicaStatus(cluster.awaitLeader(p), p).snapshotCounter();
-            Await.until(node + " catches up with partition " + p + " at SC " + target, () -> {
-                long reached = cluster.replicaStatus(node, partition).snapshotCounter();
-                return reached >= target ? Await.Poll.done(reached) : Await.Poll.notYet("SC " + reached);
-            });
-        }
     }
 
     private String nodeLeadingNoPartition() {

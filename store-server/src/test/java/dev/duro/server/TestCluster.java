@@ -607,6 +607,24 @@ final class TestCluster implements AutoCloseable {
         return out.toString().trim();
     }
 
+    /**
+     * Waits until every replica on {@code node} has reached the {@code SC} its partition's leader has now: what an
+     * operator waits for between the nodes of a rolling restart (`./duro status` shows the lag).
+     */
+    void awaitCaughtUp(String node) {
+        for (int p = 0; p < partitionCount(); p++) {
+            if (!replicasOf(p).contains(node)) {
+                continue;
+            }
+            int partition = p;
+            long target = replicaStatus(awaitLeader(p), p).snapshotCounter();
+            Await.until(node + " catches up with partition " + p + " at SC " + target, () -> {
+                long reached = replicaStatus(node, partition).snapshotCounter();
+                return reached >= target ? Await.Poll.done(reached) : Await.Poll.notYet("SC " + reached);
+            });
+        }
+    }
+
     /** Asks {@code node} for the state of its replica of {@code partition} over the wire. */
     ReplicaStatusReply replicaStatus(String node, int partition) {
         ServerReply reply = call(node, new ReplicaStatusRequest(requestIds.incrementAndGet(), partition));
