@@ -185,14 +185,28 @@ final class AuthRecord {
      * ({@code auth-table}), so two nodes that are both behind never ask each other in a loop.
      */
     private CompletableFuture<Versioned> readLocally(PartitionStateMachine replica) {
+        return readLinearizably(consensus, replica, partition, waitMax)
+                .thenApply(read ->
+                        new Versioned(decode(read.value().value()), read.value().version()));
+    }
+
+    /** The record's key as a linearizable read of {@code replica} finds it, and the snapshot it was read at. */
+    record LinearizableRead(VersionedValue value, long snapshot) {}
+
+    /**
+     * Reads the record's key on {@code replica} at a linearizable snapshot: one that includes every change
+     * acknowledged before the read began (the leader confirms the newest delivered counter, the replica waits for
+     * it, at most {@code waitMax}).
+     */
+    static CompletableFuture<LinearizableRead> readLinearizably(
+            ConsensusNode consensus, PartitionStateMachine replica, int partition, Duration waitMax) {
         return consensus
                 .linearizableDeliveredCounter(partition)
                 .thenCompose(replica::awaitSnapshot)
                 .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
                 .thenApply(counter -> {
                     long snapshot = replica.snapshotCounter();
-                    VersionedValue value = replica.read(AuthTable.KEY, snapshot);
-                    return new Versioned(decode(value.value()), value.version());
+                    return new LinearizableRead(replica.read(AuthTable.KEY, snapshot), snapshot);
                 });
     }
 

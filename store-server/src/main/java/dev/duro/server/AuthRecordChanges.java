@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
@@ -102,13 +101,14 @@ final class AuthRecordChanges {
 
     private CompletableFuture<AuthTable> attempt(AdminCommands.Change change, int attempt) {
         return readAt().thenCompose(read -> {
-            AuthTable next = change.apply().apply(read.table); // may throw AdminException: nothing is written
+            // May throw AdminException: then nothing is written.
+            AuthTable next = change.apply().apply(AuthRecord.decode(read.value().value()));
             CommitTransaction commit = new CommitTransaction(
                     0,
                     new TxId(clientId, sequence.incrementAndGet()),
                     List.of(new CommitTransaction.Participant(
                             partition,
-                            read.snapshot,
+                            read.snapshot(),
                             List.of(),
                             List.of(Write.put(AuthTable.KEY, Bytes.wrap(AuthTableCodec.encode(next)))))));
             return coordinator.commit(commit).thenCompose(reply -> settle(change, attempt, next, reply));
@@ -135,22 +135,10 @@ final class AuthRecordChanges {
                         + " attempts; nothing was written, try again"));
     }
 
-    private record ReadAt(AuthTable table, long snapshot) {}
-
     /** The record at a linearizable snapshot of the local replica, and that snapshot (the change's {@code st}). */
-    private CompletableFuture<ReadAt> readAt() {
+    private CompletableFuture<AuthRecord.LinearizableRead> readAt() {
         PartitionStateMachine replica = Objects.requireNonNull(
                 consensus.replica(partition), "changes run on a replica of the auth record's partition");
-        return consensus
-                .linearizableDeliveredCounter(partition)
-                .thenCompose(replica::awaitSnapshot)
-                .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
-                .thenApply(counter -> {
-                    long snapshot = replica.snapshotCounter();
-                    return new ReadAt(
-                            AuthRecord.decode(
-                                    replica.read(AuthTable.KEY, snapshot).value()),
-                            snapshot);
-                });
+        return AuthRecord.readLinearizably(consensus, replica, partition, waitMax);
     }
 }
