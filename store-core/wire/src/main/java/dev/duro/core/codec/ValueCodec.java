@@ -191,9 +191,14 @@ public class ValueCodec {
     public static void writeRanges(ByteWriter out, List<KeyRange> ranges) {
         out.writeVarLong(ranges.size());
         for (KeyRange range : ranges) {
-            out.writeBytes(range.from());
-            out.writeNullableBytes(range.to());
+            writeRange(out, range);
         }
+    }
+
+    /** A range: its start, then its end behind a presence byte (none: no end). */
+    public static void writeRange(ByteWriter out, KeyRange range) {
+        out.writeBytes(range.from());
+        out.writeNullableBytes(range.to());
     }
 
     /**
@@ -204,14 +209,19 @@ public class ValueCodec {
         int count = readKeyCount(in, keysBefore, "scanned range count");
         List<KeyRange> ranges = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            Bytes from = readKey(in);
-            Bytes to = in.readBoolean() ? readKey(in) : null;
-            if (to != null && from.compareTo(to) >= 0) {
-                throw new MalformedInputException("scanned range end " + to + " is not above its start " + from);
-            }
-            ranges.add(new KeyRange(from, to));
+            ranges.add(readRange(in, "scanned range"));
         }
         return ranges;
+    }
+
+    /** A range as {@link #writeRange} writes it, its keys checked like any key; malformed if it is empty. */
+    public KeyRange readRange(ByteReader in, String what) {
+        Bytes from = readKey(in);
+        Bytes to = in.readBoolean() ? readKey(in) : null;
+        if (to != null && from.compareTo(to) >= 0) {
+            throw new MalformedInputException(what + " end " + to + " is not above its start " + from);
+        }
+        return new KeyRange(from, to);
     }
 
     private int readKeyCount(ByteReader in, int keysBefore, String what) {

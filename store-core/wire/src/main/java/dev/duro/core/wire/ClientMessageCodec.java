@@ -162,8 +162,7 @@ final class ClientMessageCodec {
             out.writeVarLong(request.snapshot());
         }
         out.writeVarLong(request.minVersion());
-        out.writeBytes(request.range().from());
-        out.writeNullableBytes(request.range().to());
+        ValueCodec.writeRange(out, request.range());
         out.writeVarLong(request.limit());
         out.writeBoolean(request.descending());
     }
@@ -173,17 +172,12 @@ final class ClientMessageCodec {
         int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "partition");
         long snapshot = in.readBoolean() ? ValueCodec.readNonNegative(in, "snapshot") : ReadRequest.LATEST;
         long minVersion = ValueCodec.readNonNegative(in, "minimum version");
-        Bytes from = core.readKey(in);
-        Bytes to = in.readBoolean() ? core.readKey(in) : null;
-        if (to != null && from.compareTo(to) >= 0) {
-            throw new MalformedInputException("scan range end " + to + " is not above its start " + from);
-        }
+        KeyRange range = core.readRange(in, "scan range");
         int limit = in.readVarInt(Integer.MAX_VALUE, "scan limit");
         if (limit == 0) {
             throw new MalformedInputException("a scan's limit is at least 1");
         }
-        return new ScanRequest(
-                requestId, partition, snapshot, minVersion, new KeyRange(from, to), limit, in.readBoolean());
+        return new ScanRequest(requestId, partition, snapshot, minVersion, range, limit, in.readBoolean());
     }
 
     static void writeScanReply(ByteWriter out, ScanReply reply) {
