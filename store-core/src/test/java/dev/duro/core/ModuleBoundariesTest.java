@@ -32,6 +32,8 @@ class ModuleBoundariesTest {
     void coreExists() {
         // Guards the rules below against passing vacuously on an empty import.
         org.junit.jupiter.api.Assertions.assertTrue(core.contain("dev.duro.core.engine.PartitionEngine"));
+        // The wire module's classes come in too (same packages, another jar): its rule must not pass on nothing.
+        org.junit.jupiter.api.Assertions.assertTrue(core.contain("dev.duro.core.wire.WireCodec"));
     }
 
     @Test
