@@ -101,6 +101,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
                 partition,
                 fetcher,
                 folder,
+                this::appliedIndex,
                 LogContext.daemonThreads("snapshot-fetch-p" + partition, this::node, partition));
         this.writer = new SnapshotWriter(
                 partition,
@@ -201,6 +202,12 @@ public final class PartitionStateMachine extends BaseStateMachine {
     @Override
     public StateMachineStorage getStateMachineStorage() {
         return storage;
+    }
+
+    /** The index of the last entry applied, -1 before any (a replica wiped or new). */
+    private long appliedIndex() {
+        TermIndex last = getLastAppliedTermIndex();
+        return last == null ? -1 : last.getIndex();
     }
 
     /**

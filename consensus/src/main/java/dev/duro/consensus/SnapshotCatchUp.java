@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.LongSupplier;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,14 @@ import org.slf4j.LoggerFactory;
  * at the first one's index and never applied another entry (seen with snapshots of 65 MB taking 3.5 s to load,
  * docs/replication.md). Ratis asks again only after an answer or a failure, and reloads a fetched snapshot before it
  * asks again, so the wait always ends.
+ *
+ * <p>A replica that has meanwhile applied its own log up to the entry before the leader's first fetches nothing, or
+ * drops what it fetched, and fails the request instead. Ratis reloads an answered snapshot only when the leader's
+ * next install notification arrives, and refuses every append until then; but a replica restarted from its own
+ * snapshot with the rest of its log on disk applies that log, answers each append with a next index at or past the
+ * leader's first, and the leader never notifies again: the replica refused appends for good and its partition,
+ * with another replica down, stopped (docs/replication.md). A failed request clears Ratis's install in progress, and
+ * the appends go on from the replica's own log. Entries it applied were committed, so they are the leader's too.
  */
 final class SnapshotCatchUp implements AutoCloseable {
     /** The replica's logger: its lines read as they did before this class was taken out of it. */
@@ -36,11 +45,20 @@ final class SnapshotCatchUp implements AutoCloseable {
     /** Completes once the snapshot fetched last has been loaded; the next fetch waits for it (class documentation). */
     private volatile CompletableFuture<Void> lastFetchLoaded = CompletableFuture.completedFuture(null);
 
+    /** The index of the last entry the replica has applied. */
+    private final LongSupplier appliedIndex;
+
     /** {@code threads} makes the fetching thread (its name and logging context are the replica's to choose). */
-    SnapshotCatchUp(int partition, SnapshotFetcher fetcher, SnapshotFolder folder, ThreadFactory threads) {
+    SnapshotCatchUp(
+            int partition,
+            SnapshotFetcher fetcher,
+            SnapshotFolder folder,
+            LongSupplier appliedIndex,
+            ThreadFactory threads) {
         this.partition = partition;
         this.fetcher = fetcher;
         this.folder = folder;
+        this.appliedIndex = appliedIndex;
         this.fetches = Executors.newSingleThreadExecutor(threads);
     }
 
@@ -54,9 +72,14 @@ final class SnapshotCatchUp implements AutoCloseable {
         return lastFetchLoaded.thenApplyAsync(
                 loaded -> {
                     try {
+                        refuseIfApplied(indexMin, "nothing fetched");
                         TermIndex fetched = fetch(leaderNode, indexMin);
+                        refuseIfApplied(indexMin, "the fetched snapshot is not offered");
                         lastFetchLoaded = new CompletableFuture<>(); // before Ratis can learn of it and reload
                         return fetched;
+                    } catch (AlreadyApplied e) {
+                        LOG.info("partition {}: {}", partition, e.getMessage());
+                        throw new UncheckedIOException(e);
                     } catch (IOException e) {
                         LOG.warn(
                                 "partition {}: fetching a snapshot at or after index {} from {} failed: {}",
@@ -85,6 +108,24 @@ final class SnapshotCatchUp implements AutoCloseable {
                 fetched.bytes(),
                 (System.nanoTime() - startNanos) / 1_000_000);
         return installed;
+    }
+
+    /** Fails when the replica has applied its log up to {@code indexMin} (class documentation). */
+    private void refuseIfApplied(long indexMin, String outcome) throws AlreadyApplied {
+        long applied = appliedIndex.getAsLong();
+        if (applied >= indexMin) {
+            throw new AlreadyApplied("applied its own log up to index " + applied + ", which reaches the leader's"
+                    + " first entry after " + indexMin + "; " + outcome + ", the appends go on from there");
+        }
+    }
+
+    /** The replica needs no snapshot: it applied the entries the leader no longer has. */
+    static final class AlreadyApplied extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        AlreadyApplied(String message) {
+            super(message);
+        }
     }
 
     /** The replica has loaded the snapshot fetched last (or tried to): the next fetch may start. */

@@ -35,6 +35,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
@@ -419,8 +420,53 @@ class SnapshotWriteRestoreTest {
         follower.pause(); // as Ratis reloads it
         follower.reinitialize();
         assertEquals(before, follower.status(), "the fetched snapshot is loaded");
-        assertEquals(installed, next.get(10, TimeUnit.SECONDS), "then the waiting fetch goes ahead");
-        assertEquals(2, fetchedAtOrAfter.size());
+        // Then the waiting request goes ahead. Its gap is the one the loaded snapshot filled, so it needs no fetch
+        // (aReplicaThatAppliedPastTheLeadersFirstEntryFetchesNothing): it fails, and nothing more is fetched.
+        ExecutionException answered = assertThrows(ExecutionException.class, () -> next.get(10, TimeUnit.SECONDS));
+        assertTrue(answered.getCause().getCause() instanceof SnapshotCatchUp.AlreadyApplied, answered.toString());
+        assertEquals(List.of(snapshotIndex - 1), fetchedAtOrAfter);
+    }
+
+    /**
+     * A replica restarted from its own snapshot applies the rest of its log from disk. If that reaches the entry before
+     * the leader's first, it needs no snapshot: answering one would leave Ratis refusing appends until an install
+     * notification that the leader, which sees the replica's log reach its own, never sends again. So the request fails
+     * without a fetch, and a later one for a gap the replica has not applied still fetches.
+     */
+    @Test
+    void aReplicaThatAppliedPastTheLeadersFirstEntryFetchesNothing() throws Exception {
+        SnapshotFile leaders = original.latestSnapshot().orElseThrow();
+        List<Long> fetchedAtOrAfter = new CopyOnWriteArrayList<>();
+        SnapshotFetcher fromTheOriginal = (node, partition, indexMin, into) -> {
+            fetchedAtOrAfter.add(indexMin);
+            Files.copy(leaders.file(), into, StandardCopyOption.REPLACE_EXISTING);
+            return leaders;
+        };
+        PartitionStateMachine follower = replicaOn(storage(RaftStorage.StartupOption.FORMAT), fromTheOriginal);
+        apply(
+                follower,
+                List.of(new CommitRequest(
+                        new TxId(9, 1),
+                        List.of(PARTITION),
+                        0,
+                        List.of(),
+                        List.of(Write.put(key(0), Bytes.utf8("own log"))))),
+                5);
+        RoleInfoProto role = RoleInfoProto.newBuilder()
+                .setFollowerInfo(FollowerInfoProto.newBuilder()
+                        .setLeaderInfo(ServerRpcProto.newBuilder()
+                                .setId(RaftPeerProto.newBuilder().setId(ByteString.copyFromUtf8("n1")))))
+                .build();
+
+        CompletableFuture<TermIndex> covered = follower.notifyInstallSnapshotFromLeader(role, TermIndex.valueOf(1, 6));
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> covered.get(10, TimeUnit.SECONDS));
+        assertTrue(refused.getCause().getCause() instanceof SnapshotCatchUp.AlreadyApplied, refused.toString());
+        assertEquals(List.of(), fetchedAtOrAfter, "nothing fetched for a gap the replica applied from its own log");
+
+        TermIndex installed = follower.notifyInstallSnapshotFromLeader(role, TermIndex.valueOf(1, snapshotIndex))
+                .get(10, TimeUnit.SECONDS);
+        assertEquals(TermIndex.valueOf(1, snapshotIndex), installed, "a gap it has not applied is fetched as before");
+        assertEquals(List.of(snapshotIndex - 1), fetchedAtOrAfter);
     }
 
     @Test
