@@ -387,6 +387,25 @@ class SnapshotWriteRestoreTest {
         assertEquals(reads(original, counter), reads(restored, counter));
     }
 
+    /** A fetcher that copies the original's newest snapshot, noting each fetch's {@code indexMin} in {@code log}. */
+    private SnapshotFetcher fromTheOriginal(List<Long> log) {
+        SnapshotFile leaders = original.latestSnapshot().orElseThrow();
+        return (node, partition, indexMin, into) -> {
+            log.add(indexMin);
+            Files.copy(leaders.file(), into, StandardCopyOption.REPLACE_EXISTING);
+            return leaders;
+        };
+    }
+
+    /** The role Ratis reports to a follower whose leader is n1. */
+    private static RoleInfoProto followerOfN1() {
+        return RoleInfoProto.newBuilder()
+                .setFollowerInfo(FollowerInfoProto.newBuilder()
+                        .setLeaderInfo(ServerRpcProto.newBuilder()
+                                .setId(RaftPeerProto.newBuilder().setId(ByteString.copyFromUtf8("n1")))))
+                .build();
+    }
+
     /**
      * Ratis asks for the next fetch as soon as it has requested the reload of the last one, and loses a second answer
      * that arrives while the first is still loading (the replica would stay at the first snapshot for good). So the
@@ -394,19 +413,10 @@ class SnapshotWriteRestoreTest {
      */
     @Test
     void aFetchWaitsUntilTheSnapshotFetchedBeforeIsLoaded() throws Exception {
-        SnapshotFile leaders = original.latestSnapshot().orElseThrow();
         List<Long> fetchedAtOrAfter = new CopyOnWriteArrayList<>();
-        SnapshotFetcher fromTheOriginal = (node, partition, indexMin, into) -> {
-            fetchedAtOrAfter.add(indexMin);
-            Files.copy(leaders.file(), into, StandardCopyOption.REPLACE_EXISTING);
-            return leaders;
-        };
-        PartitionStateMachine follower = replicaOn(storage(RaftStorage.StartupOption.FORMAT), fromTheOriginal);
-        RoleInfoProto role = RoleInfoProto.newBuilder()
-                .setFollowerInfo(FollowerInfoProto.newBuilder()
-                        .setLeaderInfo(ServerRpcProto.newBuilder()
-                                .setId(RaftPeerProto.newBuilder().setId(ByteString.copyFromUtf8("n1")))))
-                .build();
+        PartitionStateMachine follower =
+                replicaOn(storage(RaftStorage.StartupOption.FORMAT), fromTheOriginal(fetchedAtOrAfter));
+        RoleInfoProto role = followerOfN1();
         TermIndex firstInLog = TermIndex.valueOf(1, snapshotIndex);
 
         TermIndex installed =
@@ -435,14 +445,9 @@ class SnapshotWriteRestoreTest {
      */
     @Test
     void aReplicaThatAppliedPastTheLeadersFirstEntryFetchesNothing() throws Exception {
-        SnapshotFile leaders = original.latestSnapshot().orElseThrow();
         List<Long> fetchedAtOrAfter = new CopyOnWriteArrayList<>();
-        SnapshotFetcher fromTheOriginal = (node, partition, indexMin, into) -> {
-            fetchedAtOrAfter.add(indexMin);
-            Files.copy(leaders.file(), into, StandardCopyOption.REPLACE_EXISTING);
-            return leaders;
-        };
-        PartitionStateMachine follower = replicaOn(storage(RaftStorage.StartupOption.FORMAT), fromTheOriginal);
+        PartitionStateMachine follower =
+                replicaOn(storage(RaftStorage.StartupOption.FORMAT), fromTheOriginal(fetchedAtOrAfter));
         apply(
                 follower,
                 List.of(new CommitRequest(
@@ -452,11 +457,7 @@ class SnapshotWriteRestoreTest {
                         List.of(),
                         List.of(Write.put(key(0), Bytes.utf8("own log"))))),
                 5);
-        RoleInfoProto role = RoleInfoProto.newBuilder()
-                .setFollowerInfo(FollowerInfoProto.newBuilder()
-                        .setLeaderInfo(ServerRpcProto.newBuilder()
-                                .setId(RaftPeerProto.newBuilder().setId(ByteString.copyFromUtf8("n1")))))
-                .build();
+        RoleInfoProto role = followerOfN1();
 
         CompletableFuture<TermIndex> covered = follower.notifyInstallSnapshotFromLeader(role, TermIndex.valueOf(1, 6));
         ExecutionException refused = assertThrows(ExecutionException.class, () -> covered.get(10, TimeUnit.SECONDS));
