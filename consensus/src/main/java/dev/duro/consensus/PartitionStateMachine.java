@@ -28,12 +28,14 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -132,8 +134,17 @@ public final class PartitionStateMachine extends BaseStateMachine {
             storage.init(raftStorage);
             getLifeCycle()
                     .startAndTransition(
-                            () -> snapshots.restore(
-                                    storage.getLatestSnapshot(), "at start-up", this::setLastAppliedTermIndex),
+                            () -> {
+                                SingleFileSnapshotInfo latest = storage.getLatestSnapshot();
+                                snapshots.restore(latest, "at start-up", this::setLastAppliedTermIndex);
+                                if (latest != null) { // Ratis opens the log after this returns
+                                    LogBehindSnapshot.dropIfBehind(
+                                            partition,
+                                            raftStorage,
+                                            latest.getIndex(),
+                                            RaftServerConfigKeys.Log.Appender.bufferByteLimit(server.getProperties()));
+                                }
+                            },
                             IOException.class);
         } finally {
             context.close();

@@ -41,6 +41,7 @@ import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.proto.RaftProtos.FollowerInfoProto;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.MetadataProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
@@ -48,10 +49,14 @@ import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.proto.RaftProtos.StateMachineLogEntryProto;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.raftlog.segmented.LogSegmentPath;
+import org.apache.ratis.server.raftlog.segmented.SegmentedRaftLog;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.server.storage.StorageImplUtils;
 import org.apache.ratis.statemachine.TransactionContext;
@@ -468,6 +473,92 @@ class SnapshotWriteRestoreTest {
                 .get(10, TimeUnit.SECONDS);
         assertEquals(TermIndex.valueOf(1, snapshotIndex), installed, "a gap it has not applied is fetched as before");
         assertEquals(List.of(snapshotIndex - 1), fetchedAtOrAfter);
+    }
+
+    /**
+     * Writes entries {@code 0..last} of term 1 into a Raft log on {@code storage} with Ratis's own segmented log,
+     * leaving its last segment open, as a replica stopped while following does.
+     */
+    private void writeRaftLog(RaftStorage storage, long last) throws Exception {
+        try (SegmentedRaftLog log = raftLog(storage, RaftLog.INVALID_LOG_INDEX)) {
+            for (long index = 0; index <= last; index++) {
+                log.appendEntry(LogEntryProto.newBuilder()
+                                .setTerm(1)
+                                .setIndex(index)
+                                .setMetadataEntry(MetadataProto.newBuilder().setCommitIndex(index))
+                                .build())
+                        .get(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Ratis's segmented log on {@code storage}, opened as Ratis opens it after a snapshot at {@code snapshot}. */
+    private SegmentedRaftLog raftLog(RaftStorage storage, long snapshot) throws IOException {
+        SegmentedRaftLog log = SegmentedRaftLog.newBuilder()
+                .setMemberId(RaftGroupMemberId.valueOf(RaftPeerId.valueOf("n0"), group))
+                .setStorage(storage)
+                .setSnapshotIndexSupplier(() -> snapshot)
+                .setProperties(new RaftProperties())
+                .build();
+        log.open(snapshot, null);
+        return log;
+    }
+
+    /** Whether Ratis's log on {@code storage}, opened after the snapshot, takes the entry right after it. */
+    private boolean takesTheEntryAfterTheSnapshot(RaftStorage storage) throws Exception {
+        try (SegmentedRaftLog log = raftLog(storage, snapshotIndex)) {
+            log.appendEntry(LogEntryProto.newBuilder()
+                            .setTerm(2)
+                            .setIndex(snapshotIndex + 1)
+                            .setMetadataEntry(MetadataProto.newBuilder().setCommitIndex(snapshotIndex))
+                            .build())
+                    .get(10, TimeUnit.SECONDS);
+            return log.getLastEntryTermIndex().equals(TermIndex.valueOf(2, snapshotIndex + 1));
+        } catch (IOException | ExecutionException | IllegalStateException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A replica stopped after it fetched the leader's snapshot, before Ratis installed it, restarts from that
+     * snapshot with a log that ends before it. Ratis keeps such a log's open segment and then refuses every entry
+     * the leader sends after the snapshot (the control shows it), so the restart drops the log: the snapshot holds
+     * every committed entry it could add.
+     */
+    @Test
+    void aLogEndingBeforeTheRestoredSnapshotIsDroppedAtStart() throws Exception {
+        long logEnd = snapshotIndex - 3;
+        RaftStorage control = storageWithTheSnapshot();
+        writeRaftLog(control, logEnd);
+        assertFalse(takesTheEntryAfterTheSnapshot(control), "Ratis alone cannot go on after the snapshot");
+
+        RaftStorage restarted = storageWithTheSnapshot();
+        writeRaftLog(restarted, logEnd);
+        PartitionStateMachine replica = replicaOn(restarted);
+
+        assertEquals(TermIndex.valueOf(1, snapshotIndex), replica.getLastAppliedTermIndex());
+        assertEquals(List.of(), LogSegmentPath.getLogSegmentPaths(restarted), "the log is dropped");
+        assertTrue(takesTheEntryAfterTheSnapshot(restarted), "the leader's next entry is taken");
+    }
+
+    /** A log that reaches the snapshot is Ratis's to replay: nothing is dropped. */
+    @Test
+    void aLogReachingTheRestoredSnapshotIsKept() throws Exception {
+        RaftStorage restarted = storageWithTheSnapshot();
+        writeRaftLog(restarted, snapshotIndex + 2);
+        List<LogSegmentPath> segments = LogSegmentPath.getLogSegmentPaths(restarted);
+
+        replicaOn(restarted);
+
+        assertEquals(1, segments.size(), "one open segment: " + segments);
+        assertEquals(
+                segments.stream().map(LogSegmentPath::getPath).toList(),
+                LogSegmentPath.getLogSegmentPaths(restarted).stream()
+                        .map(LogSegmentPath::getPath)
+                        .toList());
+        try (SegmentedRaftLog log = raftLog(restarted, snapshotIndex)) {
+            assertEquals(TermIndex.valueOf(1, snapshotIndex + 2), log.getLastEntryTermIndex(), "the tail is kept");
+        }
     }
 
     @Test
