@@ -24,13 +24,16 @@ import org.slf4j.LoggerFactory;
  * docs/replication.md). Ratis asks again only after an answer or a failure, and reloads a fetched snapshot before it
  * asks again, so the wait always ends.
  *
- * <p>A replica that has meanwhile applied its own log up to the entry before the leader's first fetches nothing, or
- * drops what it fetched, and fails the request instead. Ratis reloads an answered snapshot only when the leader's
- * next install notification arrives, and refuses every append until then; but a replica restarted from its own
- * snapshot with the rest of its log on disk applies that log, answers each append with a next index at or past the
- * leader's first, and the leader never notifies again: the replica refused appends for good and its partition,
- * with another replica down, stopped (docs/replication.md). A failed request clears Ratis's install in progress, and
- * the appends go on from the replica's own log. Entries it applied were committed, so they are the leader's too.
+ * <p>A replica that has meanwhile applied its own log up to the leader's first entry fetches nothing, or drops
+ * what it fetched, and fails the request instead. Ratis reloads an answered snapshot only when the leader's next
+ * install notification arrives, and refuses every append until then; but a replica restarted from its own snapshot
+ * with the rest of its log on disk applies that log, answers each append with a next index past the leader's first,
+ * and the leader never notifies again: the replica refused appends for good and its partition, with another replica
+ * down, stopped (docs/replication.md). A failed request clears Ratis's install in progress, and the appends go on
+ * from the replica's own log. Entries it applied were committed, so they are the leader's too. A replica that
+ * applied only up to the entry <em>before</em> the leader's first still fetches: the leader may no longer know that
+ * entry's term (it purged it, and its snapshot is at another index), and then it can send no append after it and
+ * notifies again and again; refusing there left a restarted ex-leader refusing two hundred notifications a second.
  */
 final class SnapshotCatchUp implements AutoCloseable {
     /** The replica's logger: its lines read as they did before this class was taken out of it. */
@@ -72,9 +75,9 @@ final class SnapshotCatchUp implements AutoCloseable {
         return lastFetchLoaded.thenApplyAsync(
                 loaded -> {
                     try {
-                        refuseIfApplied(indexMin, "nothing fetched");
+                        refuseIfApplied(firstInLog.getIndex(), "nothing fetched");
                         TermIndex fetched = fetch(leaderNode, indexMin);
-                        refuseIfApplied(indexMin, "the fetched snapshot is not offered");
+                        refuseIfApplied(firstInLog.getIndex(), "the fetched snapshot is not offered");
                         lastFetchLoaded = new CompletableFuture<>(); // before Ratis can learn of it and reload
                         return fetched;
                     } catch (AlreadyApplied e) {
@@ -110,12 +113,12 @@ final class SnapshotCatchUp implements AutoCloseable {
         return installed;
     }
 
-    /** Fails when the replica has applied its log up to {@code indexMin} (class documentation). */
-    private void refuseIfApplied(long indexMin, String outcome) throws AlreadyApplied {
+    /** Fails when the replica has applied its log up to the leader's first entry (class documentation). */
+    private void refuseIfApplied(long firstInLog, String outcome) throws AlreadyApplied {
         long applied = appliedIndex.getAsLong();
-        if (applied >= indexMin) {
-            throw new AlreadyApplied("applied its own log up to index " + applied + ", which reaches the leader's"
-                    + " first entry after " + indexMin + "; " + outcome + ", the appends go on from there");
+        if (applied >= firstInLog) {
+            throw new AlreadyApplied("applied its own log up to index " + applied + ", past the leader's first entry "
+                    + firstInLog + "; " + outcome + ", the appends go on from there");
         }
     }
 

@@ -436,20 +436,21 @@ class SnapshotWriteRestoreTest {
         follower.reinitialize();
         assertEquals(before, follower.status(), "the fetched snapshot is loaded");
         // Then the waiting request goes ahead. Its gap is the one the loaded snapshot filled, so it needs no fetch
-        // (aReplicaThatAppliedPastTheLeadersFirstEntryFetchesNothing): it fails, and nothing more is fetched.
+        // (aReplicaThatAppliedTheLeadersFirstEntryFetchesNothing): it fails, and nothing more is fetched.
         ExecutionException answered = assertThrows(ExecutionException.class, () -> next.get(10, TimeUnit.SECONDS));
         assertTrue(answered.getCause().getCause() instanceof SnapshotCatchUp.AlreadyApplied, answered.toString());
         assertEquals(List.of(snapshotIndex - 1), fetchedAtOrAfter);
     }
 
     /**
-     * A replica restarted from its own snapshot applies the rest of its log from disk. If that reaches the entry before
-     * the leader's first, it needs no snapshot: answering one would leave Ratis refusing appends until an install
+     * A replica restarted from its own snapshot applies the rest of its log from disk. If that reaches the leader's
+     * first entry, it needs no snapshot: answering one would leave Ratis refusing appends until an install
      * notification that the leader, which sees the replica's log reach its own, never sends again. So the request fails
-     * without a fetch, and a later one for a gap the replica has not applied still fetches.
+     * without a fetch. A replica that applied only the entry before the leader's first still fetches: the leader may
+     * not know that entry's term any more and can then only notify, forever if the replica kept refusing.
      */
     @Test
-    void aReplicaThatAppliedPastTheLeadersFirstEntryFetchesNothing() throws Exception {
+    void aReplicaThatAppliedTheLeadersFirstEntryFetchesNothing() throws Exception {
         List<Long> fetchedAtOrAfter = new CopyOnWriteArrayList<>();
         PartitionStateMachine follower =
                 replicaOn(storage(RaftStorage.StartupOption.FORMAT), fromTheOriginal(fetchedAtOrAfter));
@@ -464,15 +465,15 @@ class SnapshotWriteRestoreTest {
                 5);
         RoleInfoProto role = followerOfN1();
 
-        CompletableFuture<TermIndex> covered = follower.notifyInstallSnapshotFromLeader(role, TermIndex.valueOf(1, 6));
+        CompletableFuture<TermIndex> covered = follower.notifyInstallSnapshotFromLeader(role, TermIndex.valueOf(1, 5));
         ExecutionException refused = assertThrows(ExecutionException.class, () -> covered.get(10, TimeUnit.SECONDS));
         assertTrue(refused.getCause().getCause() instanceof SnapshotCatchUp.AlreadyApplied, refused.toString());
         assertEquals(List.of(), fetchedAtOrAfter, "nothing fetched for a gap the replica applied from its own log");
 
-        TermIndex installed = follower.notifyInstallSnapshotFromLeader(role, TermIndex.valueOf(1, snapshotIndex))
+        TermIndex installed = follower.notifyInstallSnapshotFromLeader(role, TermIndex.valueOf(1, 6))
                 .get(10, TimeUnit.SECONDS);
-        assertEquals(TermIndex.valueOf(1, snapshotIndex), installed, "a gap it has not applied is fetched as before");
-        assertEquals(List.of(snapshotIndex - 1), fetchedAtOrAfter);
+        assertEquals(TermIndex.valueOf(1, snapshotIndex), installed, "applied up to the entry before: fetched");
+        assertEquals(List.of(5L), fetchedAtOrAfter);
     }
 
     /**
