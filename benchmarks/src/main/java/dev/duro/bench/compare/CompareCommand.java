@@ -97,6 +97,19 @@ public final class CompareCommand implements Callable<Integer> {
     private List<Integer> globals;
 
     @Option(
+            names = "--client-sweep",
+            paramLabel = "N",
+            split = LIST_SEPARATOR,
+            splitSynopsisLabel = ",",
+            description = "client counts of the latency-vs-throughput sweep, run once per system at the lowest %"
+                    + " global (8,32,128,512; --quick: 8,64)")
+    @Nullable
+    private List<Integer> clientSweep;
+
+    @Option(names = "--no-client-sweep", description = "leave the latency-vs-throughput sweep out")
+    private boolean noClientSweep;
+
+    @Option(
             names = "--keys-per-partition",
             paramLabel = "N",
             description = "distinct keys per partition (${DEFAULT-VALUE})")
@@ -104,8 +117,8 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(
             names = "--quick",
-            description = "smoke run: 1 repetition, 3 s after 2 s warm-up, globals 0,50 (options given explicitly"
-                    + " still win)")
+            description = "smoke run: 1 repetition, 3 s after 2 s warm-up, globals 0,50, client sweep 8,64 (options"
+                    + " given explicitly still win)")
     private boolean quick;
 
     @Option(
@@ -144,6 +157,9 @@ public final class CompareCommand implements Callable<Integer> {
      */
     public CompareOptions options() {
         try {
+            if (noClientSweep && clientSweep != null) {
+                throw new IllegalArgumentException("--client-sweep and --no-client-sweep contradict each other");
+            }
             CompareOptions options = new CompareOptions(
                     workload.label(),
                     clients != null ? clients : 64,
@@ -154,6 +170,9 @@ public final class CompareCommand implements Callable<Integer> {
                             ? systems
                             : DEFAULT_SYSTEMS.stream().map(SystemSpec::parse).toList(),
                     globals != null ? globals : quick ? List.of(0, 50) : List.of(0, 10, 50, 100),
+                    noClientSweep
+                            ? List.of()
+                            : clientSweep != null ? clientSweep : quick ? List.of(8, 64) : List.of(8, 32, 128, 512),
                     keysPerPartition,
                     outputDirectory != null ? outputDirectory : timestampedResults());
             // Refuses, before anything starts, what the load generator would refuse at the first run.

@@ -36,6 +36,7 @@ public final class CompareMain {
     private final CompareOptions options;
     private final PrintStream console;
     private final Map<String, List<RunSample>> samples = new HashMap<>();
+    private final List<CompareResults.SweepPoint> sweep = new ArrayList<>();
     private final Map<String, String> failures = new LinkedHashMap<>();
 
     private CompareMain(CompareOptions options, PrintStream console) {
@@ -76,12 +77,13 @@ public final class CompareMain {
     private CompareResults runMatrix() throws InterruptedException {
         console.printf(
                 Locale.ROOT,
-                "bench compare: %d system(s) x %d %% global x %d repetition(s), %d clients, %d s + %d s warm-up"
-                        + " each: about %d min of load plus start-ups%n",
+                "bench compare: %d system(s) x %d %% global x %d repetition(s), %d clients, then a sweep of %s"
+                        + " clients; %d s + %d s warm-up each: about %d min of load plus start-ups%n",
                 options.systems().size(),
                 options.globals().size(),
                 options.repetitions(),
                 options.clients(),
+                options.clientSweep().isEmpty() ? "no" : options.clientSweep().toString(),
                 options.durationSeconds(),
                 options.warmupSeconds(),
                 Math.round(options.loadSeconds() / 60.0));
@@ -118,7 +120,7 @@ public final class CompareMain {
                 }
             }
         }
-        return new CompareResults(options.systems(), options.globals(), points, failures);
+        return new CompareResults(options.systems(), options.globals(), points, sweep, failures);
     }
 
     /** {@code items} starting at index {@code by} (mod size), wrapping around. */
@@ -134,7 +136,7 @@ public final class CompareMain {
         return system.name() + "@" + global;
     }
 
-    /** Starts {@code system}, runs it once at every % global, stops it. */
+    /** Starts {@code system}, runs it once at every % global (and the client sweep in the first repetition), stops it. */
     private void runSystem(SystemSpec system, int repetition) throws IOException, InterruptedException {
         Path raw = options.outputDirectory().resolve("raw");
         LoadOptions layout = LoadOptions.parse(options.loadArgs(system, 0, raw));
@@ -151,27 +153,55 @@ public final class CompareMain {
                 Path out = raw.resolve(system.name() + "-g" + global + "-r" + repetition);
                 int warmup = fresh ? 3 * options.warmupSeconds() : options.warmupSeconds();
                 fresh = false;
-                LoadOptions run = LoadOptions.parse(options.loadArgs(system, global, out, warmup));
-                Report report = new LoadGenerator(run, console).run(target);
-                report.write(out);
-                RunSample sample = RunSample.of(report);
+                RunSample sample = measure(target, options.loadArgs(system, global, out, warmup));
                 samples.computeIfAbsent(point(system, global), key -> new ArrayList<>())
                         .add(sample);
-                console.printf(
-                        Locale.ROOT,
-                        "   %s %d%% global: %.0f tx/s, aborts %.2f%%, errors %d, p50 %.2f ms, CPU %.3f ms/tx"
-                                + " (server %.3f, client %.3f)%n",
-                        system.name(),
-                        global,
-                        sample.committedPerSecond(),
-                        100 * sample.abortRate(),
-                        sample.errors(),
-                        sample.allLatencies().getValueAtPercentile(50) / 1e3,
-                        sample.cpuMillisPerCommit(),
-                        sample.serverCpuMillisPerCommit(),
-                        sample.clientCpuMillisPerCommit());
+                print(system.name() + " " + global + "% global", sample);
+            }
+            if (repetition == 1) {
+                sweep(system, target, raw);
             }
         }
+    }
+
+    /**
+     * The latency-vs-throughput sweep: {@code system} (started and warm) at the lowest % global with each client
+     * count of {@code --client-sweep}, fewest first, once.
+     */
+    private void sweep(SystemSpec system, Target target, Path raw) throws IOException, InterruptedException {
+        int global = options.sweepGlobal();
+        for (int clients : options.clientSweep()) {
+            console.printf(
+                    Locale.ROOT, "-- %s, %d%% global, client sweep: %d clients%n", system.name(), global, clients);
+            Path out = raw.resolve(system.name() + "-g" + global + "-c" + clients);
+            RunSample sample = measure(target, options.loadArgs(system, global, out, options.warmupSeconds(), clients));
+            sweep.add(new CompareResults.SweepPoint(system.name(), clients, global, sample));
+            print(system.name() + " " + clients + " clients", sample);
+        }
+    }
+
+    /** One run of the load generator with {@code args} against {@code target}; its report is kept in its --out. */
+    private RunSample measure(Target target, String[] args) throws IOException, InterruptedException {
+        LoadOptions run = LoadOptions.parse(args);
+        Report report = new LoadGenerator(run, console).run(target);
+        report.write(run.outputDirectory());
+        return RunSample.of(report);
+    }
+
+    private void print(String what, RunSample sample) {
+        console.printf(
+                Locale.ROOT,
+                "   %s: %.0f tx/s, aborts %.2f%%, errors %d, p50 %.2f ms, p99 %.2f ms, CPU %.3f ms/tx"
+                        + " (server %.3f, client %.3f)%n",
+                what,
+                sample.committedPerSecond(),
+                100 * sample.abortRate(),
+                sample.errors(),
+                sample.allLatencies().getValueAtPercentile(50) / 1e3,
+                sample.allLatencies().getValueAtPercentile(99) / 1e3,
+                sample.cpuMillisPerCommit(),
+                sample.serverCpuMillisPerCommit(),
+                sample.clientCpuMillisPerCommit());
     }
 
     private void summary(CompareResults results) {

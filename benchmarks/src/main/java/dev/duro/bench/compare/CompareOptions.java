@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * Options of {@code ./duro bench compare}. The defaults run the S-DUR paper's Figure 3 matrix (workload A; 0, 10,
  * 50 and 100% global) for Duro 1×3 (= DUR with 3 replicas, the paper's baseline) and 2×3, DUR 1×6 and etcd with
- * 3 members, 3 repetitions of 10 s after 5 s of warm-up each: about 14 minutes of load plus 12 start-ups (19 minutes in all on the shared 2-core machine).
+ * 3 members, 3 repetitions of 10 s after 5 s of warm-up each, then a sweep of 8, 32, 128 and 512 clients at 0%
+ * global for the latency-against-throughput figure: about 18 minutes of load plus 12 start-ups.
  */
 public record CompareOptions(
         String workload,
@@ -17,6 +18,7 @@ public record CompareOptions(
         int repetitions,
         List<SystemSpec> systems,
         List<Integer> globals,
+        List<Integer> clientSweep,
         int keysPerPartition,
         Path outputDirectory) {
     public CompareOptions {
@@ -29,12 +31,16 @@ public record CompareOptions(
         for (int global : globals) {
             require(global >= 0 && global <= 100, "--globals must be percentages in [0, 100]");
         }
+        for (int sweepClients : clientSweep) {
+            require(sweepClients >= 1 && sweepClients <= 10_000, "--client-sweep must be client counts in [1, 10000]");
+        }
         require(keysPerPartition >= 16, "--keys-per-partition must be >= 16");
         require(
                 systems.stream().map(SystemSpec::name).distinct().count() == systems.size(),
                 "--systems names a system twice");
         systems = List.copyOf(systems);
         globals = List.copyOf(globals);
+        clientSweep = clientSweep.stream().distinct().sorted().toList();
     }
 
     private static void require(boolean condition, String message) {
@@ -52,11 +58,19 @@ public record CompareOptions(
         return CompareCommand.parse(args);
     }
 
-    /** Seconds of load the matrix runs, the longer first warm-up after each start included (not the start-ups). */
+    /**
+     * Seconds of load the matrix and the client sweep run, the longer first warm-up after each start included (not
+     * the start-ups).
+     */
     public long loadSeconds() {
         return (long) systems.size()
-                * repetitions
-                * (globals.size() * (durationSeconds + warmupSeconds) + 2 * warmupSeconds);
+                * (repetitions * (globals.size() * (durationSeconds + warmupSeconds) + 2L * warmupSeconds)
+                        + clientSweep.size() * (long) (durationSeconds + warmupSeconds));
+    }
+
+    /** The % global the client sweep runs at: the lowest asked for. */
+    public int sweepGlobal() {
+        return globals.stream().mapToInt(Integer::intValue).min().orElse(0);
     }
 
     /** The load generator's flags for one run of {@code system} at {@code global}% global, results in {@code out}. */
@@ -66,11 +80,16 @@ public record CompareOptions(
 
     /** As {@link #loadArgs(SystemSpec, int, Path)}, with its own warm-up. */
     public String[] loadArgs(SystemSpec system, int global, Path out, int warmup) {
+        return loadArgs(system, global, out, warmup, clients);
+    }
+
+    /** As {@link #loadArgs(SystemSpec, int, Path, int)}, with {@code runClients} clients (a point of the sweep). */
+    public String[] loadArgs(SystemSpec system, int global, Path out, int warmup, int runClients) {
         List<String> flags = new ArrayList<>(system.loadFlags());
         flags.addAll(List.of(
                 "--workload", workload,
                 "--global", Integer.toString(global),
-                "--clients", Integer.toString(clients),
+                "--clients", Integer.toString(runClients),
                 "--duration", Integer.toString(durationSeconds),
                 "--warmup", Integer.toString(warmup),
                 "--keys-per-partition", Integer.toString(keysPerPartition),

@@ -24,9 +24,9 @@ import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * The comparison's two figures, drawn with XChart and written as PNG: normalised throughput against % global
- * (median per point, min–max bars, a dashed line at the baseline's 1.0), and latency CDFs at the lowest % global
- * (log-scale latency). Each has a title, a subtitle that says what the figures are relative to, axis titles and a
+ * The comparison's figures, drawn with XChart and written as PNG: normalised throughput against % global
+ * (median per point, min–max bars, a dashed line at the baseline's 1.0), latency CDFs at the lowest % global
+ * (log-scale latency), and, from the client sweep, latency against throughput. Each has a title, a subtitle that says what the figures are relative to, axis titles and a
  * legend beside the plot.
  */
 public final class ComparePlots {
@@ -37,6 +37,7 @@ public final class ComparePlots {
 
     public static final String THROUGHPUT_FILE = "throughput-vs-global.png";
     public static final String LATENCY_FILE = "latency-cdf.png";
+    public static final String SWEEP_FILE = "latency-vs-throughput.png";
     static final int WIDTH = 1000;
     static final int HEIGHT = 600;
 
@@ -83,6 +84,78 @@ public final class ComparePlots {
         if (latency.isPresent()) {
             writePng(latency.get(), directory.resolve(LATENCY_FILE));
         }
+        Optional<XYChart> sweep = latencyVsThroughput(results);
+        if (sweep.isPresent()) {
+            writePng(sweep.get(), directory.resolve(SWEEP_FILE));
+        }
+    }
+
+    /**
+     * The client sweep: per system, median latency (solid, with markers) and p99 (dashed) against the throughput
+     * reached, one point per client count, fewest clients first; latency on a log scale.
+     */
+    static Optional<XYChart> latencyVsThroughput(CompareResults results) {
+        if (results.sweep().isEmpty()) {
+            return Optional.empty();
+        }
+        List<Integer> clients = results.sweep().stream()
+                .map(CompareResults.SweepPoint::clients)
+                .distinct()
+                .sorted()
+                .toList();
+        XYChart chart = chart(
+                "Latency vs throughput at " + results.sweep().get(0).globalPercent() + "% global",
+                "closed-loop clients " + clients + ", one run each; solid: p50, dashed: p99",
+                "committed transactions per second",
+                "latency (ms, log scale)");
+        double lowest = Double.MAX_VALUE;
+        double highest = 0;
+        double fastest = 0;
+        for (int i = 0; i < results.systems().size(); i++) {
+            SystemSpec system = results.systems().get(i);
+            List<Point> p50 = new ArrayList<>();
+            List<Point> p99 = new ArrayList<>();
+            for (CompareResults.SweepPoint point : results.sweepOf(system.name())) {
+                Histogram all = point.run().allLatencies();
+                if (all.getTotalCount() == 0) {
+                    continue;
+                }
+                double throughput = point.run().committedPerSecond();
+                double median = all.getValueAtPercentile(50) / 1e3;
+                double tail = all.getValueAtPercentile(99) / 1e3;
+                p50.add(new Point(throughput, median));
+                p99.add(new Point(throughput, tail));
+                lowest = Math.min(lowest, Math.max(median, 0.001));
+                highest = Math.max(highest, tail);
+                fastest = Math.max(fastest, throughput);
+            }
+            if (p50.isEmpty()) {
+                continue;
+            }
+            XYSeries median = line(chart, legendName(system), p50);
+            median.setLineColor(color(i)).setLineStyle(LINE);
+            median.setMarker(MARKERS[i % MARKERS.length]).setMarkerColor(color(i));
+            XYSeries tail = line(chart, system.name() + " p99", p99);
+            tail.setLineColor(color(i)).setLineStyle(DASHED);
+            tail.setMarker(SeriesMarkers.NONE);
+            tail.setShowInLegend(false);
+        }
+        if (fastest == 0) {
+            return Optional.empty();
+        }
+        double min = Math.pow(10, Math.floor(Math.log10(lowest)));
+        double max = Math.pow(10, Math.ceil(Math.log10(highest)));
+        if (max <= min) {
+            max = min * 10;
+        }
+        double step = niceStep(fastest * 1.1 / 6);
+        XYStyler styler = chart.getStyler();
+        styler.setXAxisMin(0.0).setXAxisMax(Math.ceil(fastest * 1.1 / step) * step);
+        styler.setXAxisDecimalPattern("#,##0");
+        styler.setYAxisLogarithmic(true);
+        styler.setYAxisMin(min).setYAxisMax(max);
+        styler.setYAxisDecimalPattern("0.##");
+        return Optional.of(chart);
     }
 
     static void writePng(XYChart chart, Path file) throws IOException {

@@ -2,6 +2,7 @@ package dev.duro.bench.compare;
 
 import dev.duro.bench.load.SystemKind;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +14,37 @@ import java.util.Optional;
  * classical DUR with three replicas ({@code duro-1x3} or {@code dur-1x3}); as DUR has no global transactions,
  * its throughput is one number, the median of all its runs at every percentage (the knob only changes which keys
  * it picks). Without a 3-replica DUR in the matrix, the first DUR present, else the first system, is the baseline.
+ * The client sweep's runs are apart ({@link #sweep}): one run per system and client count, at one % global.
  */
 public record CompareResults(
-        List<SystemSpec> systems, List<Integer> globals, List<PointResult> points, Map<String, String> failures) {
+        List<SystemSpec> systems,
+        List<Integer> globals,
+        List<PointResult> points,
+        List<SweepPoint> sweep,
+        Map<String, String> failures) {
     public CompareResults {
         systems = List.copyOf(systems);
         globals = List.copyOf(globals);
         points = List.copyOf(points);
+        sweep = List.copyOf(sweep);
         failures = new LinkedHashMap<>(failures);
+    }
+
+    /** A comparison without a client sweep. */
+    public CompareResults(
+            List<SystemSpec> systems, List<Integer> globals, List<PointResult> points, Map<String, String> failures) {
+        this(systems, globals, points, List.of(), failures);
+    }
+
+    /** One run of the client sweep: {@code system} driven by {@code clients} closed-loop clients. */
+    public record SweepPoint(String system, int clients, int globalPercent, RunSample run) {}
+
+    /** {@code system}'s sweep runs, by client count. */
+    public List<SweepPoint> sweepOf(String system) {
+        return sweep.stream()
+                .filter(p -> p.system().equals(system))
+                .sorted(Comparator.comparingInt(SweepPoint::clients))
+                .toList();
     }
 
     public Optional<PointResult> point(String system, int globalPercent) {

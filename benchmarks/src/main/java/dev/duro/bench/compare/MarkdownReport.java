@@ -18,6 +18,7 @@ public final class MarkdownReport {
         settings(md, options, etcdReads, results);
         failures(md, results);
         tables(md, results);
+        sweep(md, results);
         targets(md, results);
         md.append("## Plots\n\n")
                 .append("![normalised throughput vs % global](")
@@ -25,6 +26,11 @@ public final class MarkdownReport {
                 .append(")\n\n![latency CDF](")
                 .append(ComparePlots.LATENCY_FILE)
                 .append(")\n\n");
+        if (!results.sweep().isEmpty()) {
+            md.append("![latency vs throughput](")
+                    .append(ComparePlots.SWEEP_FILE)
+                    .append(")\n\n");
+        }
         method(md);
         return md.toString();
     }
@@ -173,6 +179,35 @@ public final class MarkdownReport {
         md.append('\n');
     }
 
+    /** The client sweep, one row per system and client count. */
+    private static void sweep(StringBuilder md, CompareResults results) {
+        if (results.sweep().isEmpty()) {
+            return;
+        }
+        md.append("## Latency vs throughput (client sweep at ")
+                .append(results.sweep().get(0).globalPercent())
+                .append("% global, one run per point)\n\n")
+                .append(
+                        "| system | clients | committed tx/s | p50 ms | p99 ms | server CPU ms/tx | client CPU ms/tx |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (SystemSpec system : results.systems()) {
+            for (CompareResults.SweepPoint point : results.sweepOf(system.name())) {
+                RunSample run = point.run();
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %d | %.0f | %.2f | %.2f | %s | %s |%n",
+                        system.name(),
+                        point.clients(),
+                        run.committedPerSecond(),
+                        run.allLatencies().getValueAtPercentile(50) / 1e3,
+                        run.allLatencies().getValueAtPercentile(99) / 1e3,
+                        millis(run.serverCpuMillisPerCommit()),
+                        millis(run.clientCpuMillisPerCommit())));
+            }
+        }
+        md.append('\n');
+    }
+
     private static void targets(StringBuilder md, CompareResults results) {
         md.append("## Targets\n\n| target | result | measured |\n|---|---|---|\n");
         for (TargetCheck check : TargetCheck.evaluate(results)) {
@@ -197,8 +232,8 @@ public final class MarkdownReport {
 
             - Every system runs the same plans (same seeds): read the keys, then write values computed from \
             them; an abort is counted, not retried.
-            - Duro and DUR run in this JVM (real Ratis groups, fsync on, loopback Netty); etcd runs as child \
-            processes (WAL fsync on), driven through jetcd: gets, then one Txn comparing every read key's mod \
+            - Duro's and DUR's nodes run as server processes of their own (real Ratis groups, fsync on, loopback \
+            Netty), driven by the load generator in this JVM; etcd runs as child processes (WAL fsync on), driven through jetcd: gets, then one Txn comparing every read key's mod \
             revision (a failed compare is an abort).
             - Unpartitioned systems (DUR, etcd) have no global transactions: the % global knob only changes which \
             keys are picked, so their lines are flat by design.
@@ -213,6 +248,7 @@ public final class MarkdownReport {
             the server processes' (Duro's and DUR's nodes, etcd's members, as the JDK's ProcessHandle reports each) \
             and the load generator's JVM (the clients), and their sum; n/a where the nodes ran inside the load \
             generator (--in-process).
+            - The client sweep runs each system once per client count (--client-sweep), at the lowest % global,             in its first repetition after the matrix's runs; each point is one run, so expect more noise than in             the tables above.
             - The targets compare medians; on a small shared machine they say little about the protocol at scale.
             """;
 }

@@ -20,7 +20,9 @@ class CompareOptionsTest {
         assertEquals(List.of(0, 10, 50, 100), o.globals());
         assertEquals(64, o.clients());
         assertEquals(3, o.repetitions());
-        assertEquals(4 * 3 * (4 * 15 + 10), o.loadSeconds());
+        assertEquals(List.of(8, 32, 128, 512), o.clientSweep());
+        assertEquals(0, o.sweepGlobal());
+        assertEquals(4 * 3 * (4 * 15 + 10) + 4 * 4 * 15, o.loadSeconds());
         assertEquals(List.of(50, 100, 0, 10), CompareMain.rotated(o.globals(), 2));
     }
 
@@ -31,6 +33,29 @@ class CompareOptionsTest {
         assertEquals(4, o.durationSeconds());
         assertEquals(2, o.warmupSeconds());
         assertEquals(List.of(0, 100), o.globals());
+        assertEquals(List.of(8, 64), o.clientSweep());
+    }
+
+    @Test
+    void theClientSweepIsSortedRunsItsOwnClientCountAndCanBeLeftOut() {
+        CompareOptions o = CompareOptions.parse("--client-sweep", "512,8,64", "--globals", "50,10");
+        assertEquals(List.of(8, 64, 512), o.clientSweep());
+        assertEquals(10, o.sweepGlobal(), "the lowest % global asked for");
+        LoadOptions point = LoadOptions.parse(o.loadArgs(SystemSpec.parse("duro-2x3"), 10, Path.of("/tmp/x"), 1, 512));
+        assertEquals(512, point.clients());
+        assertEquals(
+                64,
+                LoadOptions.parse(o.loadArgs(SystemSpec.parse("duro-2x3"), 10, Path.of("/tmp/x")))
+                        .clients(),
+                "the matrix keeps --clients");
+
+        assertEquals(List.of(), CompareOptions.parse("--no-client-sweep").clientSweep());
+        IllegalArgumentException both = assertThrows(
+                IllegalArgumentException.class, () -> CompareOptions.parse("--no-client-sweep", "--client-sweep", "8"));
+        assertTrue(both.getMessage().contains("--client-sweep and --no-client-sweep"), both.getMessage());
+        IllegalArgumentException zero =
+                assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse("--client-sweep", "0,8"));
+        assertTrue(zero.getMessage().contains("--client-sweep"), zero.getMessage());
     }
 
     @Test

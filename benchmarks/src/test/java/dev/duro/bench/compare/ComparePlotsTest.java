@@ -1,5 +1,6 @@
 package dev.duro.bench.compare;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +23,8 @@ class ComparePlotsTest {
     @Test
     void writesBothPlotsAsDecodablePngsOfTheChosenSize() throws IOException {
         ComparePlots.write(Fixtures.matrix(), directory);
-        for (String name : new String[] {ComparePlots.THROUGHPUT_FILE, ComparePlots.LATENCY_FILE}) {
+        for (String name :
+                new String[] {ComparePlots.THROUGHPUT_FILE, ComparePlots.LATENCY_FILE, ComparePlots.SWEEP_FILE}) {
             BufferedImage image = ImageIO.read(directory.resolve(name).toFile());
             assertNotEquals(null, image, name + " does not decode");
             assertEquals(ComparePlots.WIDTH, image.getWidth(), name);
@@ -50,6 +52,23 @@ class ComparePlotsTest {
         XYChart latency = ComparePlots.latencyCdf(Fixtures.matrix()).orElseThrow();
         assertEquals(4, legend(latency).size());
         assertTrue(latency.getStyler().isXAxisLogarithmic());
+    }
+
+    @Test
+    void theSweepPlotsP50AndP99AgainstThroughputByClientCountWithOnlyP50InTheLegend() {
+        XYChart sweep = ComparePlots.latencyVsThroughput(Fixtures.matrix()).orElseThrow();
+        assertEquals(List.of("DUR 1x3 (duro-1x3)", "etcd, 3 members"), legend(sweep));
+        assertTrue(sweep.getStyler().isYAxisLogarithmic());
+        XYSeries etcd = sweep.getSeriesMap().get("etcd, 3 members");
+        assertArrayEquals(new double[] {100, 120}, etcd.getXData(), 1e-9, "fewest clients first");
+        assertArrayEquals(new double[] {20, 50}, etcd.getYData(), 0.05);
+        XYSeries tail = sweep.getSeriesMap().get("etcd-3 p99");
+        assertTrue(tail.getYData()[0] > etcd.getYData()[0], "p99 above p50");
+
+        CompareResults matrix = Fixtures.matrix();
+        CompareResults noSweep =
+                new CompareResults(matrix.systems(), matrix.globals(), matrix.points(), matrix.failures());
+        assertTrue(ComparePlots.latencyVsThroughput(noSweep).isEmpty(), "no sweep, no plot");
     }
 
     private static List<String> legend(XYChart chart) {

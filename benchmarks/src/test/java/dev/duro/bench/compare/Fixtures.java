@@ -35,7 +35,8 @@ final class Fixtures {
 
     /**
      * DUR 1x3 at 1000 tx/s, DUR 1x6 at 1000, Duro 2x3 at 2000 falling to 800 at 100% global, etcd at 100: the
-     * first and last targets met, break-even at 75%.
+     * first and last targets met, break-even at 75%. The client sweep ran Duro 1x3 and etcd at 8 and 32 clients
+     * (etcd's listed out of order).
      */
     static CompareResults matrix() {
         List<SystemSpec> systems = List.of("duro-1x3", "duro-2x3", "dur-1x6", "etcd-3").stream()
@@ -51,6 +52,11 @@ final class Fixtures {
             points.add(point("dur-1x6", g, 1000, 6));
             points.add(point("etcd-3", g, 100, 40));
         }
-        return new CompareResults(systems, globals, points, Map.of());
+        List<CompareResults.SweepPoint> sweep = List.of(
+                new CompareResults.SweepPoint("duro-1x3", 8, 0, run(900, 2, TxKind.LOCAL)),
+                new CompareResults.SweepPoint("duro-1x3", 32, 0, run(1800, 4, TxKind.LOCAL)),
+                new CompareResults.SweepPoint("etcd-3", 32, 0, run(120, 50, TxKind.LOCAL)),
+                new CompareResults.SweepPoint("etcd-3", 8, 0, run(100, 20, TxKind.LOCAL)));
+        return new CompareResults(systems, globals, points, sweep, Map.of());
     }
 }

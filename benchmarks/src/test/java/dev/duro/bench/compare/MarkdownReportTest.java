@@ -41,6 +41,23 @@ class MarkdownReportTest {
         assertContains(md, "| duro-2x3 vs etcd-3 at 0% global >= 10x | **met** | 20.00x |");
         assertContains(md, "![normalised throughput vs % global](throughput-vs-global.png)");
         assertContains(md, "![latency CDF](latency-cdf.png)");
+        assertContains(md, "## Latency vs throughput (client sweep at 0% global, one run per point)");
+        assertContains(md, "| duro-1x3 | 8 | 900 | 2.00 | 3.96 | 0.400 | 0.100 |\n| duro-1x3 | 32 | 1800 |");
+        assertContains(md, "| etcd-3 | 8 | 100 | 20.02 | 39.62 | 0.400 | 0.100 |\n| etcd-3 | 32 | 120 |");
+        assertContains(md, "![latency vs throughput](latency-vs-throughput.png)");
+    }
+
+    @Test
+    void aReportWithoutASweepHasNeitherItsTableNorItsPlot() {
+        CompareOptions options = CompareOptions.parse("--out", "/tmp/x", "--no-client-sweep");
+        CompareResults matrix = Fixtures.matrix();
+        CompareResults noSweep =
+                new CompareResults(matrix.systems(), matrix.globals(), matrix.points(), matrix.failures());
+        String md = MarkdownReport.render(ENVIRONMENT, options, "linearizable", noSweep);
+
+        assertTrue(md.contains("## Throughput"), md);
+        assertTrue(!md.contains("client sweep at"), md);
+        assertTrue(!md.contains(ComparePlots.SWEEP_FILE), md);
     }
 
     private static void assertContains(String text, String wanted) {
