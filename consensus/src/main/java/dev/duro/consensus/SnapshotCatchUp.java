@@ -76,8 +76,7 @@ final class SnapshotCatchUp implements AutoCloseable {
                 loaded -> {
                     try {
                         refuseIfApplied(firstInLog.getIndex(), "nothing fetched");
-                        TermIndex fetched = fetch(leaderNode, indexMin);
-                        refuseIfApplied(firstInLog.getIndex(), "the fetched snapshot is not offered");
+                        TermIndex fetched = fetch(leaderNode, firstInLog.getIndex());
                         lastFetchLoaded = new CompletableFuture<>(); // before Ratis can learn of it and reload
                         return fetched;
                     } catch (AlreadyApplied e) {
@@ -96,11 +95,23 @@ final class SnapshotCatchUp implements AutoCloseable {
                 fetches);
     }
 
-    private TermIndex fetch(String node, long indexMin) throws IOException {
+    /**
+     * Copies the leader's snapshot and installs it in the folder, unless the replica applied up to {@code firstInLog}
+     * meanwhile: then the copy is dropped before it is installed, so the folder's newest snapshot stays one the
+     * replica has loaded.
+     */
+    private TermIndex fetch(String node, long firstInLog) throws IOException {
+        long indexMin = Math.max(0, firstInLog - 1);
         long startNanos = System.nanoTime();
         LOG.info(
                 "partition {}: behind {}'s log; fetching its snapshot at or after index {}", partition, node, indexMin);
         SnapshotFile fetched = fetcher.fetch(node, partition, indexMin, folder.fetchingFile());
+        try {
+            refuseIfApplied(firstInLog, "the fetched snapshot is dropped");
+        } catch (AlreadyApplied e) {
+            folder.discardFetched();
+            throw e;
+        }
         TermIndex installed = folder.install(fetched, indexMin);
         LOG.info(
                 "partition {}: fetched {}'s snapshot at (t:{}, i:{}): {} bytes in {} ms",

@@ -86,6 +86,11 @@ final class SnapshotFolder {
         return folder().resolve(FETCHING_FILE);
     }
 
+    /** Deletes what a fetch copied into {@link #fetchingFile()}, if anything. */
+    void discardFetched() throws IOException {
+        Files.deleteIfExists(fetchingFile());
+    }
+
     /**
      * Installs the file a fetch copied into {@link #fetchingFile()} as the snapshot {@code fetched} describes, as a
      * written snapshot is: durable with its digest before its name appears ({@link SnapshotWriter}).
@@ -95,7 +100,7 @@ final class SnapshotFolder {
     TermIndex install(SnapshotFile fetched, long indexMin) throws IOException {
         Path temporary = fetchingFile();
         if (fetched.index() < indexMin) {
-            Files.deleteIfExists(temporary);
+            discardFetched();
             throw new IOException("the snapshot fetched ends at index " + fetched.index() + ", before " + indexMin);
         }
         Path target = storage.getSnapshotFile(fetched.term(), fetched.index()).toPath();

@@ -31,12 +31,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.proto.RaftProtos.FollowerInfoProto;
@@ -474,6 +476,41 @@ class SnapshotWriteRestoreTest {
                 .get(10, TimeUnit.SECONDS);
         assertEquals(TermIndex.valueOf(1, snapshotIndex), installed, "applied up to the entry before: fetched");
         assertEquals(List.of(5L), fetchedAtOrAfter);
+    }
+
+    /**
+     * A replica that applies its own log up to the leader's first entry while the copy arrives drops the copy before
+     * installing it: the folder's newest snapshot stays one the replica has loaded.
+     */
+    @Test
+    void aCopyFetchedWhileTheReplicaAppliedTheGapIsDroppedBeforeItIsInstalled() throws Exception {
+        AtomicReference<PartitionStateMachine> follower = new AtomicReference<>();
+        SnapshotFetcher copiesThenTheReplicaApplies = (node, partition, indexMin, into) -> {
+            SnapshotFile copy = fromTheOriginal(new ArrayList<>()).fetch(node, partition, indexMin, into);
+            apply(
+                    follower.get(),
+                    List.of(new CommitRequest(
+                            new TxId(9, 2),
+                            List.of(PARTITION),
+                            0,
+                            List.of(),
+                            List.of(Write.put(key(0), Bytes.utf8("own log"))))),
+                    indexMin + 1);
+            return copy;
+        };
+        RaftStorage storage = storage(RaftStorage.StartupOption.FORMAT);
+        follower.set(replicaOn(storage, copiesThenTheReplicaApplies));
+
+        CompletableFuture<TermIndex> request =
+                follower.get().notifyInstallSnapshotFromLeader(followerOfN1(), TermIndex.valueOf(1, snapshotIndex));
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> request.get(10, TimeUnit.SECONDS));
+
+        assertTrue(refused.getCause().getCause() instanceof SnapshotCatchUp.AlreadyApplied, refused.toString());
+        assertEquals(Optional.empty(), follower.get().latestSnapshot(), "nothing installed");
+        assertTrue(
+                Files.notExists(
+                        storage.getStorageDir().getStateMachineDir().toPath().resolve(SnapshotFolder.FETCHING_FILE)),
+                "the copy is deleted");
     }
 
     /**
