@@ -44,18 +44,18 @@ final class LogBehindSnapshot {
     private LogBehindSnapshot() {}
 
     /**
-     * Deletes the log segments of {@code storage} if the last entry they hold is before {@code snapshotIndex};
-     * answers how many it deleted. {@code entryBytesMax} bounds one entry as Ratis reads it back.
+     * Deletes the log segments of {@code storage} if the last entry they hold is before {@code snapshotIndex}.
+     * {@code entryBytesMax} bounds one entry as Ratis reads it back.
      */
-    static int dropIfBehind(int partition, RaftStorage storage, long snapshotIndex, SizeInBytes entryBytesMax)
+    static void dropIfBehind(int partition, RaftStorage storage, long snapshotIndex, SizeInBytes entryBytesMax)
             throws IOException {
         List<LogSegmentPath> segments = LogSegmentPath.getLogSegmentPaths(storage);
-        if (segments.isEmpty() || snapshotIndex < 0) {
-            return 0;
+        if (segments.isEmpty()) {
+            return;
         }
         long lastInLog = lastIndex(segments.get(segments.size() - 1), entryBytesMax);
         if (lastInLog >= snapshotIndex) {
-            return 0;
+            return;
         }
         for (LogSegmentPath segment : segments) {
             Files.deleteIfExists(segment.getPath());
@@ -72,7 +72,6 @@ final class LogBehindSnapshot {
                 lastInLog,
                 snapshotIndex,
                 segments.size());
-        return segments.size();
     }
 
     /** The index of the last entry in {@code segment}, read from the file if it is still open. */
