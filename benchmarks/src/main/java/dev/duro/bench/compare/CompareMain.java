@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * {@code ./duro bench compare}: runs every system of the matrix at every % global, {@code --repetitions} times
@@ -136,7 +137,10 @@ public final class CompareMain {
         return system.name() + "@" + global;
     }
 
-    /** Starts {@code system}, runs it once at every % global (and the client sweep in the first repetition), stops it. */
+    /**
+     * Starts {@code system}, runs it once at every % global (and the client sweep in the first repetition), stops
+     * it.
+     */
     private void runSystem(SystemSpec system, int repetition) throws IOException, InterruptedException {
         Path raw = options.outputDirectory().resolve("raw");
         LoadOptions layout = LoadOptions.parse(options.loadArgs(system, 0, raw));
@@ -189,6 +193,7 @@ public final class CompareMain {
     }
 
     private void print(String what, RunSample sample) {
+        Histogram latencies = sample.allLatencies();
         console.printf(
                 Locale.ROOT,
                 "   %s: %.0f tx/s, aborts %.2f%%, errors %d, p50 %.2f ms, p99 %.2f ms, CPU %.3f ms/tx"
@@ -197,8 +202,8 @@ public final class CompareMain {
                 sample.committedPerSecond(),
                 100 * sample.abortRate(),
                 sample.errors(),
-                sample.allLatencies().getValueAtPercentile(50) / 1e3,
-                sample.allLatencies().getValueAtPercentile(99) / 1e3,
+                latencies.getValueAtPercentile(50) / 1e3,
+                latencies.getValueAtPercentile(99) / 1e3,
                 sample.cpuMillisPerCommit(),
                 sample.serverCpuMillisPerCommit(),
                 sample.clientCpuMillisPerCommit());

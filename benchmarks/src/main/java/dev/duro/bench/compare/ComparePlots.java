@@ -26,8 +26,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * The comparison's figures, drawn with XChart and written as PNG: normalised throughput against % global
  * (median per point, min–max bars, a dashed line at the baseline's 1.0), latency CDFs at the lowest % global
- * (log-scale latency), and, from the client sweep, latency against throughput. Each has a title, a subtitle that says what the figures are relative to, axis titles and a
- * legend beside the plot.
+ * (log-scale latency), and, from the client sweep, latency against throughput. Each has a title, a subtitle that
+ * says what the figures are relative to, axis titles and a legend beside the plot.
  */
 public final class ComparePlots {
     static {
@@ -143,17 +143,13 @@ public final class ComparePlots {
         if (fastest == 0) {
             return Optional.empty();
         }
-        double min = Math.pow(10, Math.floor(Math.log10(lowest)));
-        double max = Math.pow(10, Math.ceil(Math.log10(highest)));
-        if (max <= min) {
-            max = min * 10;
-        }
+        Point decades = decadesAround(lowest, highest);
         double step = niceStep(fastest * 1.1 / 6);
         XYStyler styler = chart.getStyler();
         styler.setXAxisMin(0.0).setXAxisMax(Math.ceil(fastest * 1.1 / step) * step);
         styler.setXAxisDecimalPattern("#,##0");
         styler.setYAxisLogarithmic(true);
-        styler.setYAxisMin(min).setYAxisMax(max);
+        styler.setYAxisMin(decades.x()).setYAxisMax(decades.y());
         styler.setYAxisDecimalPattern("0.##");
         return Optional.of(chart);
     }
@@ -256,11 +252,9 @@ public final class ComparePlots {
         if (!any) {
             return Optional.empty();
         }
-        double min = Math.pow(10, Math.floor(Math.log10(lowest)));
-        double max = Math.pow(10, Math.ceil(Math.log10(highest)));
-        if (max <= min) {
-            max = min * 10;
-        }
+        Point decades = decadesAround(lowest, highest);
+        double min = decades.x();
+        double max = decades.y();
         XYStyler styler = chart.getStyler();
         styler.setXAxisLogarithmic(true);
         // Within one decade, ticks at 2 to 9 times its start too; over more their labels would run into each other.
@@ -371,6 +365,13 @@ public final class ComparePlots {
 
     private static Color color(int index) {
         return COLORS[index % COLORS.length];
+    }
+
+    /** The powers of ten just below {@code lowest} and just above {@code highest} (as x and y), at least a decade apart. */
+    static Point decadesAround(double lowest, double highest) {
+        double min = Math.pow(10, Math.floor(Math.log10(lowest)));
+        double max = Math.pow(10, Math.ceil(Math.log10(highest)));
+        return new Point(min, max > min ? max : min * 10);
     }
 
     /** 1, 2 or 5 times a power of ten, at least {@code rough}. */

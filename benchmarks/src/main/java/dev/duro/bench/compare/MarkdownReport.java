@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
+import org.HdrHistogram.Histogram;
 
 /** Renders a comparison as {@code report.md}: where it ran, settings, tables, targets, plots, method. */
 public final class MarkdownReport {
@@ -193,14 +194,15 @@ public final class MarkdownReport {
         for (SystemSpec system : results.systems()) {
             for (CompareResults.SweepPoint point : results.sweepOf(system.name())) {
                 RunSample run = point.run();
+                Histogram latencies = run.allLatencies();
                 md.append(String.format(
                         Locale.ROOT,
                         "| %s | %d | %.0f | %.2f | %.2f | %s | %s |%n",
                         system.name(),
                         point.clients(),
                         run.committedPerSecond(),
-                        run.allLatencies().getValueAtPercentile(50) / 1e3,
-                        run.allLatencies().getValueAtPercentile(99) / 1e3,
+                        latencies.getValueAtPercentile(50) / 1e3,
+                        latencies.getValueAtPercentile(99) / 1e3,
                         millis(run.serverCpuMillisPerCommit()),
                         millis(run.clientCpuMillisPerCommit())));
             }
@@ -233,8 +235,9 @@ public final class MarkdownReport {
             - Every system runs the same plans (same seeds): read the keys, then write values computed from \
             them; an abort is counted, not retried.
             - Duro's and DUR's nodes run as server processes of their own (real Ratis groups, fsync on, loopback \
-            Netty), driven by the load generator in this JVM; etcd runs as child processes (WAL fsync on), driven through jetcd: gets, then one Txn comparing every read key's mod \
-            revision (a failed compare is an abort).
+            Netty), driven by the load generator in this JVM; etcd runs as child processes (WAL fsync on), \
+            driven through jetcd: gets, then one Txn comparing every read key's mod revision (a failed compare is \
+            an abort).
             - Unpartitioned systems (DUR, etcd) have no global transactions: the % global knob only changes which \
             keys are picked, so their lines are flat by design.
             - Normalised throughput follows the paper's Figure 3: divided by classical DUR with three replicas \
@@ -248,7 +251,9 @@ public final class MarkdownReport {
             the server processes' (Duro's and DUR's nodes, etcd's members, as the JDK's ProcessHandle reports each) \
             and the load generator's JVM (the clients), and their sum; n/a where the nodes ran inside the load \
             generator (--in-process).
-            - The client sweep runs each system once per client count (--client-sweep), at the lowest % global,             in its first repetition after the matrix's runs; each point is one run, so expect more noise than in             the tables above.
+            - The client sweep runs each system once per client count (--client-sweep), at the lowest % global, \
+            in its first repetition after the matrix's runs; each point is one run, so expect more noise than in \
+            the tables above.
             - The targets compare medians; on a small shared machine they say little about the protocol at scale.
             """;
 }
