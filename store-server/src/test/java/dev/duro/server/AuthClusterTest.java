@@ -27,6 +27,7 @@ import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.ReadRequest;
 import dev.duro.core.wire.ServerReply;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,7 +121,7 @@ class AuthClusterTest {
                             ? Await.Poll.done(error)
                             : Await.Poll.notYet(node + " answered " + reply);
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
         }
@@ -231,12 +232,7 @@ class AuthClusterTest {
             root.admin("user-grant-role", List.of("bob", "app-reader"), null);
 
             Await.until("n3 ends bob's old login", () -> {
-                ServerReply reply;
-                try {
-                    reply = connection.call(readRequest("app/unset"));
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
+                ServerReply reply = readOnce(connection, "app/unset");
                 return reply instanceof ErrorReply error && error.code() == ErrorCode.UNAUTHENTICATED
                         ? Await.Poll.done(error)
                         : Await.Poll.notYet("n3 answered " + reply);
@@ -249,12 +245,7 @@ class AuthClusterTest {
             // The three changes reach n3 one refresh at a time (auth.refresh-millis): it may have the new password and
             // not yet the role grant, and refuse the read until it has.
             Await.until("n3 serves the new bob's reads", () -> {
-                ServerReply reply;
-                try {
-                    reply = connection.call(readRequest("app/unset"));
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
+                ServerReply reply = readOnce(connection, "app/unset");
                 return reply instanceof ReadReply read
                         ? Await.Poll.done(read)
                         : Await.Poll.notYet("n3 answered " + reply);
@@ -396,7 +387,16 @@ class AuthClusterTest {
             }
             return connection.call(readRequest(key));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One read of {@code key} on {@code connection}, for a poll: an I/O failure ends the wait. */
+    private ServerReply readOnce(RawConnection connection, String key) {
+        try {
+            return connection.call(readRequest(key));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
