@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Deliver-to-finish throughput of partition engines on one thread. {@code local}: each operation delivers one
- * local workload-A transaction (4 reads and 4 writes of 4-byte keys drawn uniformly from 1,000,000, 4-byte values)
+ * local workload-A transaction (4 reads and 4 writes of 4-byte keys drawn uniformly from
+ * {@code keys}, by default 1,000,000, 4-byte values)
  * whose snapshot is the engine's current SC, so it commits, installs its writes and advances SC.
  *
  * <p>Readsets and writesets are generated in setup; an operation only wraps one in a {@link CommitRequest} with a
@@ -45,7 +46,6 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class CertifyAndFinishBenchmark {
-    private static final int KEYS = 1_000_000;
     private static final int KEYS_PER_SET = 4;
     /** Pre-generated transactions, reused round-robin; a power of two. */
     private static final int TRANSACTIONS = 1 << 16;
@@ -56,6 +56,10 @@ public class CertifyAndFinishBenchmark {
     /** How the certification window records readsets: the exact per-key index, or bloom summaries. */
     @Param({"exact", "bloom"})
     public String representation;
+
+    /** The key space the transactions draw from: the store grows to about this many keys. */
+    @Param({"1000000"})
+    public int keys;
 
     /** K: certified transactions retained to certify against. */
     @Param({"10000"})
@@ -84,8 +88,8 @@ public class CertifyAndFinishBenchmark {
             List<Bytes> reads = new ArrayList<>(KEYS_PER_SET);
             List<Write> writes = new ArrayList<>(KEYS_PER_SET);
             for (int k = 0; k < KEYS_PER_SET; k++) {
-                reads.add(fourBytes(random.nextInt(KEYS)));
-                writes.add(Write.put(fourBytes(random.nextInt(KEYS)), fourBytes(random.nextInt())));
+                reads.add(fourBytes(random.nextInt(keys)));
+                writes.add(Write.put(fourBytes(random.nextInt(keys)), fourBytes(random.nextInt())));
             }
             readSets[t] = List.copyOf(reads);
             writeSets[t] = List.copyOf(writes);

@@ -2,14 +2,24 @@ package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.VersionedValue;
-import java.util.Arrays;
 import javax.annotation.Nullable;
 
-/** The versions of one key, oldest first. A {@code null} value is a deletion (tombstone). */
+/**
+ * The versions of one key, oldest first, indexed {@code 0 .. size-1}. A {@code null} value is a deletion
+ * (tombstone).
+ *
+ * <p>A ring over two arrays whose length is a power of two: installs add at the newest end, collection removes at
+ * the oldest, and neither moves the versions in between. A key written often holds many versions (every one newer
+ * than the horizon, which trails {@code SC} by {@code engine.snapshots-retained}); collection finds the versions it
+ * may drop by walking from the oldest end, where they are, so its cost is what it removes, not the chain's length
+ * (docs/performance.md, "Version chains").
+ */
 final class VersionChain {
     private long[] versions;
-    /** Elements are null for deletions. */
+    /** Elements are null for deletions, and outside the ring. */
     private Bytes[] values;
+    /** The array slot of the oldest version. */
+    private int head;
 
     private int size;
 
@@ -27,24 +37,32 @@ final class VersionChain {
 
     /** A copy that later changes to this chain leave alone. */
     VersionChain copy() {
-        return new VersionChain(Arrays.copyOf(versions, size), Arrays.copyOf(values, size), size);
+        int capacity = size <= 1 ? 1 : Integer.highestOneBit(size - 1) << 1;
+        return new VersionChain(unwrappedVersions(capacity), unwrappedValues(capacity), size);
     }
 
     int size() {
         return size;
     }
 
+    private int slot(int index) {
+        return (head + index) & (versions.length - 1);
+    }
+
     long versionAt(int index) {
-        return versions[index];
+        return versions[slot(index)];
     }
 
     @Nullable
     Bytes valueAt(int index) {
-        return values[index];
+        return values[slot(index)];
     }
 
     long newestVersion() {
-        return versions[size - 1];
+        if (size == 0) {
+            throw new IllegalStateException("the chain was emptied by collection");
+        }
+        return versions[slot(size - 1)];
     }
 
     /** Appends a version newer than every version already here. */
@@ -53,18 +71,17 @@ final class VersionChain {
             throw new IllegalStateException("version " + version + " is not newer than " + newestVersion());
         }
         if (size == versions.length) {
-            int capacity = size * 2;
-            versions = Arrays.copyOf(versions, capacity);
-            values = Arrays.copyOf(values, capacity);
+            resize(versions.length * 2);
         }
-        versions[size] = version;
-        values[size] = value;
+        int slot = slot(size);
+        versions[slot] = version;
+        values[slot] = value;
         size++;
     }
 
     /** Replaces the value of the newest version (a transaction that wrote the key twice). */
     void replaceNewest(@Nullable Bytes value) {
-        values[size - 1] = value;
+        values[slot(size - 1)] = value;
     }
 
     /** The newest version at or below {@code snapshot}; absent if it is a deletion or every version is newer. */
@@ -73,15 +90,15 @@ final class VersionChain {
         if (index < 0) {
             return VersionedValue.ABSENT;
         }
-        Bytes value = values[index];
-        return value == null ? VersionedValue.ABSENT : new VersionedValue(value, versions[index]);
+        Bytes value = valueAt(index);
+        return value == null ? VersionedValue.ABSENT : new VersionedValue(value, versionAt(index));
     }
 
     /** Index of the newest version {@code <= snapshot}, or -1 if every version is newer. */
     int indexAtOrBelow(long snapshot) {
         // Most reads are at recent snapshots: scan from the newest end, which is usually one step.
         int i = size - 1;
-        while (i >= 0 && versions[i] > snapshot) {
+        while (i >= 0 && versionAt(i) > snapshot) {
             i--;
         }
         return i;
@@ -95,21 +112,55 @@ final class VersionChain {
      * @return true if the chain is now empty
      */
     boolean collectBelow(long horizon) {
-        int keepFrom = indexAtOrBelow(horizon);
+        // The horizon trails the newest versions: count the versions at or below it from the oldest end.
+        int atOrBelow = 0;
+        while (atOrBelow < size && versionAt(atOrBelow) <= horizon) {
+            atOrBelow++;
+        }
+        int keepFrom = atOrBelow - 1;
         if (keepFrom < 0) {
             return false;
         }
-        if (values[keepFrom] == null) {
+        if (valueAt(keepFrom) == null) {
             keepFrom++;
         }
         if (keepFrom == 0) {
             return false;
         }
-        int remaining = size - keepFrom;
-        System.arraycopy(versions, keepFrom, versions, 0, remaining);
-        System.arraycopy(values, keepFrom, values, 0, remaining);
-        Arrays.fill(values, remaining, size, null);
-        size = remaining;
+        for (int i = 0; i < keepFrom; i++) {
+            values[slot(i)] = null;
+        }
+        head = slot(keepFrom);
+        size -= keepFrom;
+        if (size == 0) {
+            head = 0;
+        } else if (versions.length >= 8 && size <= versions.length / 4) {
+            resize(versions.length / 2); // a key that was written often and no longer is gives the room back
+        }
         return size == 0;
+    }
+
+    /** Moves the ring into arrays of {@code capacity} (a power of two, at least {@link #size}), oldest first. */
+    private void resize(int capacity) {
+        long[] newVersions = unwrappedVersions(capacity);
+        values = unwrappedValues(capacity);
+        versions = newVersions;
+        head = 0;
+    }
+
+    private long[] unwrappedVersions(int capacity) {
+        long[] out = new long[capacity];
+        int first = Math.min(size, versions.length - head);
+        System.arraycopy(versions, head, out, 0, first);
+        System.arraycopy(versions, 0, out, first, size - first);
+        return out;
+    }
+
+    private Bytes[] unwrappedValues(int capacity) {
+        Bytes[] out = new Bytes[capacity];
+        int first = Math.min(size, values.length - head);
+        System.arraycopy(values, head, out, 0, first);
+        System.arraycopy(values, 0, out, first, size - first);
+        return out;
     }
 }
