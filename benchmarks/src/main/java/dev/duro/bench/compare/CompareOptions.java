@@ -1,5 +1,7 @@
 package dev.duro.bench.compare;
 
+import dev.duro.bench.load.SystemKind;
+import dev.duro.bench.load.Workload;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +96,11 @@ public record CompareOptions(
                 "--warmup", Integer.toString(warmup),
                 "--keys-per-partition", Integer.toString(keysPerPartition),
                 "--out", out.toString()));
+        if (system.kind() == SystemKind.ETCD
+                && !Workload.named(workload)
+                        .runsOnGoEtcdClient(Workload.named(workload).defaultZipfSkew())) {
+            flags.addAll(List.of("--etcd-client", "jetcd")); // the Go client runs the read-write workloads only
+        }
         return flags.toArray(new String[0]);
     }
 }

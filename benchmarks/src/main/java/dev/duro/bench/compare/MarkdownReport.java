@@ -236,8 +236,9 @@ public final class MarkdownReport {
             them; an abort is counted, not retried.
             - Duro's and DUR's nodes run as server processes of their own (real Ratis groups, fsync on, loopback \
             Netty), driven by the load generator in this JVM; etcd runs as child processes (WAL fsync on), \
-            driven through jetcd: gets, then one Txn comparing every read key's mod revision (a failed compare is \
-            an abort).
+            driven by a lean Go client process on the etcd v3 client module (jetcd in this JVM for workloads it \
+            does not run): gets, then one Txn comparing every read key's mod revision (a failed compare is an \
+            abort); the client CPU is then the Go process's.
             - Unpartitioned systems (DUR, etcd) have no global transactions: the % global knob only changes which \
             keys are picked, so their lines are flat by design.
             - Normalised throughput follows the paper's Figure 3: divided by classical DUR with three replicas \

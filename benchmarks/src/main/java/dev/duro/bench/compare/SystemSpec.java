@@ -63,7 +63,7 @@ public record SystemSpec(String name, SystemKind kind, int partitions, int repli
         return switch (kind) {
             case DURO -> "Duro (S-DUR), " + partitions + " partitions x " + replicas + " replicas";
             case DUR -> "classical DUR (Duro, 1 partition), " + (partitions * replicas) + " replicas";
-            case ETCD -> "etcd " + replicas + " members (jetcd, compare-mod-revision Txn)";
+            case ETCD -> "etcd " + replicas + " members (Go client, compare-mod-revision Txn)";
         };
     }
 }

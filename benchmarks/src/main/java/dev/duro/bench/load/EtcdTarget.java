@@ -81,6 +81,11 @@ public final class EtcdTarget implements Target {
         return "etcd-" + cluster.pids().size();
     }
 
+    /** The members' client URLs. */
+    List<String> clientUrls() {
+        return cluster.clientUrls();
+    }
+
     @Override
     public KeySpace keySpace(int keysPerPartition, double zipfSkew) {
         return new KeySpace(1, key -> 0, keysPerPartition, zipfSkew);

@@ -115,6 +115,16 @@ public final class LoadCommand implements Callable<Integer> {
     private SystemKind system = SystemKind.DURO;
 
     @Option(
+            names = "--etcd-client",
+            order = 11,
+            paramLabel = "go|jetcd",
+            description = {
+                "with --system etcd, what drives it: go, a lean client process built from benchmarks/etcd-client"
+                        + " with the Go toolchain (its CPU is the client CPU), or jetcd inside this JVM (${DEFAULT-VALUE})"
+            })
+    private String etcdClient = "go";
+
+    @Option(
             names = "--in-process",
             order = 12,
             description = "run the Duro nodes it starts inside the load generator's JVM (by default each node is a"
@@ -247,10 +257,20 @@ public final class LoadCommand implements Callable<Integer> {
                     inProcess,
                     tls,
                     serverPids,
-                    settings);
+                    settings,
+                    etcdThroughJetcd());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(commandLine(), e.getMessage(), e);
         }
+    }
+
+    private boolean etcdThroughJetcd() {
+        return switch (etcdClient.trim().toLowerCase(Locale.ROOT)) {
+            case "go" -> false;
+            case "jetcd" -> true;
+            default -> throw new IllegalArgumentException(
+                    "--etcd-client must be go or jetcd, not '" + etcdClient + "'");
+        };
     }
 
     private static Path timestampedResults() {

@@ -62,8 +62,14 @@ public final class LoadGenerator {
         }
     }
 
-    /** Runs the workload against {@code target}: warm-up, then the measured period. */
-    public Report run(Target target) throws InterruptedException {
+    /**
+     * Runs the workload against {@code target}: warm-up, then the measured period. An etcd target is driven by the Go
+     * client process unless the options ask for jetcd ({@link EtcdGoClient}).
+     */
+    public Report run(Target target) throws IOException, InterruptedException {
+        if (target instanceof EtcdTarget etcd && !options.etcdThroughJetcd()) {
+            return EtcdGoClient.run(etcd, options, out);
+        }
         KeySpace keys = target.keySpace(options.keysPerPartition(), options.zipfSkew());
         return measure(target, keys);
     }

@@ -28,7 +28,8 @@ public record LoadOptions(
         boolean inProcess,
         boolean tls,
         List<Long> serverPids,
-        Map<String, String> nodeSettings) {
+        Map<String, String> nodeSettings,
+        boolean etcdThroughJetcd) {
     public LoadOptions {
         require(globalPercent >= 0 && globalPercent <= 100, "--global must be in [0, 100]");
         require(globalPartitions >= 2, "--global-partitions must be >= 2");
@@ -52,6 +53,11 @@ public record LoadOptions(
         require(!warmup.isNegative(), "--warmup must be >= 0");
         require(keysPerPartition >= 16, "--keys-per-partition must be >= 16");
         require(zipfSkew >= 0 && zipfSkew < 5, "--zipf must be in [0, 5)");
+        require(!etcdThroughJetcd || system == SystemKind.ETCD, "--etcd-client chooses how --system etcd is driven");
+        require(
+                system != SystemKind.ETCD || etcdThroughJetcd || workload.runsOnGoEtcdClient(zipfSkew),
+                "--etcd-client go runs the read-write workloads (A-D, pdur-1..3) with uniform keys; for --workload "
+                        + workload + (zipfSkew > 0 ? " or --zipf" : "") + " use --etcd-client jetcd");
     }
 
     private static void require(boolean condition, String message) {

@@ -19,7 +19,7 @@ import java.util.SplittableRandom;
  * @param writes keys written per transaction, 0 for a read-only workload
  * @param valueBytes size of every value written
  */
-record ReadWriteTransactions(int reads, int writes, int valueBytes) {
+record ReadWriteTransactions(int reads, int writes, int valueBytes) implements Workload.Generator {
     ReadWriteTransactions {
         if (reads < 1 || writes < 0 || writes > reads || valueBytes < 0) {
             throw new IllegalArgumentException("bad shape: " + reads + "r/" + writes + "w/" + valueBytes + "B");
@@ -35,7 +35,8 @@ record ReadWriteTransactions(int reads, int writes, int valueBytes) {
      * spread round robin over {@code --global-partitions} partitions; the first {@link #writes()} keys read get
      * fresh random values. With fewer partitions than a global transaction needs, every transaction is local.
      */
-    TxSource source(KeySpace keys, LoadOptions options, SplittableRandom random) {
+    @Override
+    public TxSource source(KeySpace keys, LoadOptions options, SplittableRandom random) {
         byte[] value = new byte[valueBytes];
         return () -> {
             boolean global =

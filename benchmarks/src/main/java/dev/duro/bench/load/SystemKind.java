@@ -14,7 +14,10 @@ public enum SystemKind {
     DURO,
     /** Classical DUR: 1 partition × ({@code --partitions × --replicas}) replicas. */
     DUR,
-    /** etcd with {@code --replicas} members, driven through jetcd with the same transaction shape. */
+    /**
+     * etcd with {@code --replicas} members, driven with the same transaction shape by the Go client
+     * ({@code --etcd-client go}, {@link EtcdGoClient}) or through jetcd in the load generator.
+     */
     ETCD;
 
     public static SystemKind parse(String text) {

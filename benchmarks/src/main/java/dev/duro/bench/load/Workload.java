@@ -2,6 +2,7 @@ package dev.duro.bench.load;
 
 import java.util.Locale;
 import java.util.SplittableRandom;
+import javax.annotation.Nullable;
 
 /**
  * The workloads {@code --workload NAME} selects: S-DUR's Table I (A–D), P-DUR's micro-benchmark types and
@@ -75,7 +76,7 @@ public enum Workload {
     }
 
     private static Generator rw(int reads, int writes, int valueBytes) {
-        return new ReadWriteTransactions(reads, writes, valueBytes)::source;
+        return new ReadWriteTransactions(reads, writes, valueBytes);
     }
 
     /** The workload called {@code name} (case-insensitive), as {@code --workload} names it. */
@@ -113,6 +114,20 @@ public enum Workload {
     /** {@code --zipf} when not given. */
     public double defaultZipfSkew() {
         return defaultZipfSkew;
+    }
+
+    /** The shape of a read-write workload (A-D, the P-DUR types), or null for the others. */
+    @Nullable
+    ReadWriteTransactions readWriteShape() {
+        return generator instanceof ReadWriteTransactions shape ? shape : null;
+    }
+
+    /**
+     * Whether the Go etcd client runs this workload with {@code zipfSkew}: the read-write workloads, uniform keys
+     * ({@link EtcdGoClient}).
+     */
+    public boolean runsOnGoEtcdClient(double zipfSkew) {
+        return readWriteShape() != null && zipfSkew == 0;
     }
 
     /** One client's transactions, drawn from {@code random}. */

@@ -3,18 +3,21 @@ package dev.duro.bench.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.duro.core.Bytes;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The etcd baseline's transaction shape against a real one-member etcd, started by the test when
@@ -36,6 +39,37 @@ class EtcdTargetTest {
         if (target != null) {
             target.close();
         }
+    }
+
+    /**
+     * The Go client (built here with the Go toolchain, as .ci/run puts it on the PATH) runs workload A against the
+     * member: every measured commit has its latency, and the client's and the member's CPU are measured apart.
+     */
+    @Test
+    void theGoClientRunsTheWorkloadAndReportsItsOwnCpuApartFromTheMembers(@TempDir Path out)
+            throws IOException, InterruptedException {
+        LoadOptions options = LoadOptions.parse(
+                "--system",
+                "etcd",
+                "--workload",
+                "A",
+                "--clients",
+                "8",
+                "--keys-per-partition",
+                "1000",
+                "--warmup",
+                "1",
+                "--duration",
+                "3",
+                "--out",
+                out.toString());
+        Report report = new LoadGenerator(options, new PrintStream(OutputStream.nullOutputStream())).run(target);
+        assertTrue(report.committed() > 0, "nothing committed");
+        assertEquals(report.committed(), report.latency(TxKind.LOCAL).getTotalCount());
+        assertEquals(0, report.errors());
+        assertTrue(report.cpu().client() > 0, "client CPU " + report.cpu().client());
+        assertTrue(report.cpu().server() > 0, "member CPU " + report.cpu().server());
+        assertTrue(report.seconds() >= 2.5 && report.seconds() < 10, "measured " + report.seconds() + " s");
     }
 
     @Test

@@ -136,6 +136,21 @@ class LoadOptionsTest {
     }
 
     @Test
+    void etcdIsDrivenByTheGoClientUnlessJetcdIsAskedForAndOnlyWhereTheGoClientRunsTheWorkload() {
+        assertFalse(LoadOptions.parse("--system", "etcd").etcdThroughJetcd());
+        assertTrue(
+                LoadOptions.parse("--system", "etcd", "--etcd-client", "jetcd").etcdThroughJetcd());
+        assertFalse(
+                LoadOptions.parse("--system", "etcd", "--workload", "pdur-2").etcdThroughJetcd());
+        assertTrue(refusal("--system", "etcd", "--workload", "E").contains("--etcd-client jetcd"));
+        assertTrue(refusal("--system", "etcd", "--zipf", "0.9").contains("--zipf"));
+        assertTrue(LoadOptions.parse("--system", "etcd", "--workload", "E", "--etcd-client", "jetcd")
+                .etcdThroughJetcd());
+        assertTrue(refusal("--etcd-client", "jetcd").contains("--etcd-client"));
+        assertTrue(refusal("--system", "etcd", "--etcd-client", "rust").contains("--etcd-client must be go or jetcd"));
+    }
+
+    @Test
     void workloadListAsksForTheListInsteadOfARun() {
         LoadCommand command = new LoadCommand(System.out);
         command.newCommandLine().parseArgs("--workload", "list");
