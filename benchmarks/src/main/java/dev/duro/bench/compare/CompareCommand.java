@@ -101,7 +101,8 @@ public final class CompareCommand implements Callable<Integer> {
             paramLabel = "N",
             split = LIST_SEPARATOR,
             splitSynopsisLabel = ",",
-            description = "client counts of the latency-vs-throughput sweep, run once per system at the lowest %"
+            // picocli formats descriptions: a percent sign is written %%
+            description = "client counts of the latency-vs-throughput sweep, run once per system at the lowest %%"
                     + " global (8,32,128,512; --quick: 8,64)")
     @Nullable
     private List<Integer> clientSweep;

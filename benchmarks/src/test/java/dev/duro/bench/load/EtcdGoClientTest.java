@@ -22,7 +22,7 @@ class EtcdGoClientTest {
         assertEquals(0, report.committed(TxKind.READ_ONLY));
         assertEquals(1.5, report.committedPerSecond());
         assertEquals(3, report.latency(TxKind.LOCAL).getTotalCount());
-        assertEquals(2000, report.latency(TxKind.LOCAL).getValueAtPercentile(50), 2);
+        assertEquals(2000.0, (double) report.latency(TxKind.LOCAL).getValueAtPercentile(50), 2.0);
         assertEquals(1, report.errors());
         assertEquals(2, report.abortedTotal());
         assertEquals(0.5, report.cpu().client());
