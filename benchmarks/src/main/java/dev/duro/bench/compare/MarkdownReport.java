@@ -250,8 +250,8 @@ public final class MarkdownReport {
             median throughput; abort rate and CPU/tx are medians over repetitions.
             - CPU per committed transaction: CPU time (user + system) over the measured period, divided by commits: \
             the server processes' (Duro's and DUR's nodes, etcd's members, as the JDK's ProcessHandle reports each) \
-            and the load generator's JVM (the clients), and their sum; n/a where the nodes ran inside the load \
-            generator (--in-process).
+            and the clients' process (the load generator's JVM; for etcd the Go client), and their sum; n/a where \
+            the nodes ran inside the load generator (--in-process).
             - The client sweep runs each system once per client count (--client-sweep), at the lowest % global, \
             in its first repetition after the matrix's runs; each point is one run, so expect more noise than in \
             the tables above.
