@@ -12,7 +12,7 @@ import javax.annotation.Nullable;
  * the oldest, and neither moves the versions in between. A key written often holds many versions (every one newer
  * than the horizon, which trails {@code SC} by {@code engine.snapshots-retained}); collection finds the versions it
  * may drop by walking from the oldest end, where they are, so its cost is what it removes, not the chain's length
- * (docs/performance.md, "Version chains").
+ * (docs/performance.md, "Version chains as rings").
  */
 final class VersionChain {
     private long[] versions;
@@ -38,7 +38,7 @@ final class VersionChain {
     /** A copy that later changes to this chain leave alone. */
     VersionChain copy() {
         int capacity = size <= 1 ? 1 : Integer.highestOneBit(size - 1) << 1;
-        return new VersionChain(unwrappedVersions(capacity), unwrappedValues(capacity), size);
+        return new VersionChain(unwrap(versions, new long[capacity]), unwrap(values, new Bytes[capacity]), size);
     }
 
     int size() {
@@ -132,9 +132,7 @@ final class VersionChain {
         }
         head = slot(keepFrom);
         size -= keepFrom;
-        if (size == 0) {
-            head = 0;
-        } else if (versions.length >= 8 && size <= versions.length / 4) {
+        if (size > 0 && versions.length >= 8 && size <= versions.length / 4) {
             resize(versions.length / 2); // a key that was written often and no longer is gives the room back
         }
         return size == 0;
@@ -142,25 +140,20 @@ final class VersionChain {
 
     /** Moves the ring into arrays of {@code capacity} (a power of two, at least {@link #size}), oldest first. */
     private void resize(int capacity) {
-        long[] newVersions = unwrappedVersions(capacity);
-        values = unwrappedValues(capacity);
-        versions = newVersions;
+        long[] newVersions = unwrap(versions, new long[capacity]);
+        values = unwrap(values, new Bytes[capacity]);
+        versions = newVersions; // after both copies: unwrap reads the ring's length from it
         head = 0;
     }
 
-    private long[] unwrappedVersions(int capacity) {
-        long[] out = new long[capacity];
+    /**
+     * Copies the ring held in {@code ring}, one of this chain's two arrays (they have the same length), into
+     * {@code out}, oldest first.
+     */
+    private <A> A unwrap(A ring, A out) {
         int first = Math.min(size, versions.length - head);
-        System.arraycopy(versions, head, out, 0, first);
-        System.arraycopy(versions, 0, out, first, size - first);
-        return out;
-    }
-
-    private Bytes[] unwrappedValues(int capacity) {
-        Bytes[] out = new Bytes[capacity];
-        int first = Math.min(size, values.length - head);
-        System.arraycopy(values, head, out, 0, first);
-        System.arraycopy(values, 0, out, first, size - first);
+        System.arraycopy(ring, head, out, 0, first);
+        System.arraycopy(ring, 0, out, first, size - first);
         return out;
     }
 }
