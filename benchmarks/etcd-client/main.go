@@ -43,14 +43,12 @@ type options struct {
 }
 
 type result struct {
-	Committed       int64          `json:"committed"`
-	Aborted         int64          `json:"aborted"`
-	Errors          int64          `json:"errors"`
-	LastError       string         `json:"lastError"`
-	Seconds         float64        `json:"seconds"`
-	CPUSeconds      float64        `json:"cpuSeconds"`
-	LatenciesMicros []int64        `json:"latenciesMicros"`
-	Options         map[string]any `json:"options"`
+	Committed       int64   `json:"committed"`
+	Aborted         int64   `json:"aborted"`
+	Errors          int64   `json:"errors"`
+	Seconds         float64 `json:"seconds"`
+	CPUSeconds      float64 `json:"cpuSeconds"`
+	LatenciesMicros []int64 `json:"latenciesMicros"`
 }
 
 // counters are shared by the client goroutines, for the progress line; what the result counts is kept per client
@@ -158,16 +156,10 @@ func run(o options) (*result, error) {
 	seconds := time.Since(started).Seconds()
 	cpu := cpuSeconds() - cpuBefore
 	fmt.Fprint(os.Stderr, "duro-measure-end\n")
-	res := &result{
-		LastError: c.lastError.Load().(string), Seconds: seconds, CPUSeconds: cpu,
-		Options: map[string]any{
-			"endpoints": o.endpoints, "clients": o.clients, "keys": o.keys, "reads": o.reads, "writes": o.writes,
-			"valueBytes": o.valueBytes, "serializable": o.serializable,
-		},
-	}
+	// LatenciesMicros is [] rather than null when nothing committed.
+	res := &result{Seconds: seconds, CPUSeconds: cpu, LatenciesMicros: []int64{}}
 	c.running.Store(false)
 	wg.Wait()
-	res.LatenciesMicros = []int64{} // [] rather than null when nothing committed
 	for _, t := range tallies {
 		res.LatenciesMicros = append(res.LatenciesMicros, t.latencies...)
 		res.Aborted += t.aborted
@@ -284,8 +276,8 @@ func progress(phase string, length time.Duration, c *counters) {
 	for time.Now().Before(end) {
 		time.Sleep(min(time.Second, time.Until(end)))
 		now := c.committed.Load()
-		fmt.Fprintf(os.Stderr, "\r%-8s %4.0fs left | %7d tx/s | aborts %d | errors %d   ",
-			phase, max(0, time.Until(end).Seconds()), now-last, c.aborted.Load(), c.errors.Load())
+		fmt.Fprintf(os.Stderr, "\r%-8s %4.0fs left | %7d tx/s | aborts %d | errors %d %s   ",
+			phase, max(0, time.Until(end).Seconds()), now-last, c.aborted.Load(), c.errors.Load(), c.lastError.Load())
 		last = now
 	}
 	fmt.Fprintln(os.Stderr)

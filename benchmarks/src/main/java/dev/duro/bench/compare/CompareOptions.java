@@ -96,9 +96,8 @@ public record CompareOptions(
                 "--warmup", Integer.toString(warmup),
                 "--keys-per-partition", Integer.toString(keysPerPartition),
                 "--out", out.toString()));
-        if (system.kind() == SystemKind.ETCD
-                && !Workload.named(workload)
-                        .runsOnGoEtcdClient(Workload.named(workload).defaultZipfSkew())) {
+        Workload shape = Workload.named(workload);
+        if (system.kind() == SystemKind.ETCD && !shape.runsOnGoEtcdClient(shape.defaultZipfSkew())) {
             flags.addAll(List.of("--etcd-client", "jetcd")); // the Go client runs the read-write workloads only
         }
         return flags.toArray(new String[0]);

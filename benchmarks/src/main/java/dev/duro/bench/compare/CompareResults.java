@@ -30,12 +30,6 @@ public record CompareResults(
         failures = new LinkedHashMap<>(failures);
     }
 
-    /** A comparison without a client sweep. */
-    public CompareResults(
-            List<SystemSpec> systems, List<Integer> globals, List<PointResult> points, Map<String, String> failures) {
-        this(systems, globals, points, List.of(), failures);
-    }
-
     /** One run of the client sweep: {@code system} driven by {@code clients} closed-loop clients. */
     public record SweepPoint(String system, int clients, int globalPercent, RunSample run) {}
 

@@ -67,7 +67,7 @@ class ComparePlotsTest {
 
         CompareResults matrix = Fixtures.matrix();
         CompareResults noSweep =
-                new CompareResults(matrix.systems(), matrix.globals(), matrix.points(), matrix.failures());
+                new CompareResults(matrix.systems(), matrix.globals(), matrix.points(), List.of(), matrix.failures());
         assertTrue(ComparePlots.latencyVsThroughput(noSweep).isEmpty(), "no sweep, no plot");
     }
 

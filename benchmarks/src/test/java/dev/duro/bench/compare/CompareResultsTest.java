@@ -29,6 +29,7 @@ class CompareResultsTest {
                 all.points().stream()
                         .filter(p -> !p.system().equals("duro-1x3"))
                         .toList(),
+                List.of(),
                 Map.of());
         assertEquals("dur-1x6", noDur3.baseline().orElseThrow().system());
     }
@@ -58,6 +59,7 @@ class CompareResultsTest {
                                 : p)
                         .filter(p -> !p.system().equals("etcd-3"))
                         .toList(),
+                List.of(),
                 Map.of());
         List<TargetCheck> checks = TargetCheck.evaluate(slow);
         assertEquals(TargetCheck.Status.MISSED, checks.get(1).status());

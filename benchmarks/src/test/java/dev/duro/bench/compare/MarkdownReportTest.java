@@ -2,6 +2,7 @@ package dev.duro.bench.compare;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MarkdownReportTest {
@@ -52,7 +53,7 @@ class MarkdownReportTest {
         CompareOptions options = CompareOptions.parse("--out", "/tmp/x", "--no-client-sweep");
         CompareResults matrix = Fixtures.matrix();
         CompareResults noSweep =
-                new CompareResults(matrix.systems(), matrix.globals(), matrix.points(), matrix.failures());
+                new CompareResults(matrix.systems(), matrix.globals(), matrix.points(), List.of(), matrix.failures());
         String md = MarkdownReport.render(ENVIRONMENT, options, "linearizable", noSweep);
 
         assertTrue(md.contains("## Throughput"), md);
