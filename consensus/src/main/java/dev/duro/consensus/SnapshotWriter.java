@@ -13,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -188,6 +189,7 @@ final class SnapshotWriter implements AutoCloseable {
         Path digestFile = MD5FileUtil.getDigestFileForFile(target).toPath();
         try {
             long bytes;
+            long[] longestTurn = {0};
             MessageDigest digest = MD5FileUtil.newMD5();
             try (FileChannel channel = FileChannel.open(
                     temporary,
@@ -202,7 +204,9 @@ final class SnapshotWriter implements AutoCloseable {
                                     if (write.abandoned != null) {
                                         throw new CancellationException();
                                     }
+                                    long turnStart = System.nanoTime();
                                     turn.run();
+                                    longestTurn[0] = Math.max(longestTurn[0], System.nanoTime() - turnStart);
                                 }));
                 channel.force(true);
             } catch (UncheckedIOException e) {
@@ -221,16 +225,17 @@ final class SnapshotWriter implements AutoCloseable {
             storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
             finished.accumulateAndGet(last.getIndex(), Math::max);
             lastWritten = new SnapshotWritten(
-                    last.getIndex(), bytes, write.job.frozenNanos(), System.nanoTime() - startNanos);
+                    last.getIndex(), bytes, write.job.frozenNanos(), System.nanoTime() - startNanos, longestTurn[0]);
             LOG.info(
                     "partition {} snapshot at {} (SC {}): {} bytes, frozen in {} ms under the engine's lock, written in {}"
-                            + " ms beside applying, synced and registered in {} ms",
+                            + " ms beside applying (its longest turn under the lock {} ms), synced and registered in {} ms",
                     partition,
                     last,
                     write.job.state().snapshotCounter(),
                     bytes,
-                    write.job.frozenNanos() / 1_000_000,
+                    String.format(Locale.ROOT, "%.2f", write.job.frozenNanos() / 1e6),
                     (writtenNanos - startNanos) / 1_000_000,
+                    String.format(Locale.ROOT, "%.2f", longestTurn[0] / 1e6),
                     (System.nanoTime() - writtenNanos) / 1_000_000);
         } catch (CancellationException e) {
             LOG.info("partition {} snapshot at {} abandoned: {}", partition, last, write.abandoned);

@@ -105,6 +105,12 @@ final class DuroMetrics implements Closeable {
                     replica,
                     r -> written(r, w -> w.frozenNanos() / 1e9));
             gauge(
+                    "duro_snapshot_last_longest_turn_seconds",
+                    "the longest a turn of writing the newest snapshot's store held the engine's lock",
+                    tags,
+                    replica,
+                    r -> written(r, w -> w.longestTurnNanos() / 1e9));
+            gauge(
                     "duro_replica_head_wait_seconds",
                     "how long the global at the head of the pending queue has waited for votes or its decision (0: none)",
                     tags,

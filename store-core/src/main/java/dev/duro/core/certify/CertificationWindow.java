@@ -216,23 +216,19 @@ final class CertificationWindow {
     // ---- state transfer -------------------------------------------------------------------------------------
 
     /**
-     * The window as it is now ({@link Certifier#freeze}): a copy of the slots' references, in number order. What a
-     * slot refers to is never changed once recorded (a later transaction takes the slot with objects of its own), so
-     * the copy needs nothing else.
+     * The window as it is now ({@link Certifier#freeze}): a copy of the slot arrays, a few flat array copies that
+     * {@link FrozenWindow} puts in number order later. What a slot refers to is never changed once recorded (a later
+     * transaction takes the slot with objects of its own), so the copy needs nothing else.
      */
     FrozenWindow freeze() {
         long first = Math.max(1, pendingSnapshotCounter - numbers.length + 1);
-        int count = (int) (pendingSnapshotCounter - first + 1);
-        Bytes[][] writes = new Bytes[count][];
-        Object[] reads = new Object[count];
-        KeyRange[][] ranges = new KeyRange[count][];
-        for (int i = 0; i < count; i++) {
-            int slot = retainedSlot(first + i);
-            writes[i] = writeKeys[slot];
-            reads[i] = readSummaries[slot] != null ? readSummaries[slot] : readKeys[slot];
-            ranges[i] = scans[slot];
-        }
-        return new FrozenWindow(pendingSnapshotCounter, first, writes, reads, ranges);
+        return new FrozenWindow(
+                pendingSnapshotCounter,
+                first,
+                writeKeys.clone(),
+                readKeys.clone(),
+                readSummaries.clone(),
+                scans.clone());
     }
 
     /** Before a restore records its first transaction: the window starts after number {@code last}. */

@@ -25,18 +25,26 @@ public final class FrozenWindow {
 
     private final long pendingSnapshotCounter;
     private final long first;
-    private final Bytes[][] writes;
-    /** Per transaction, its read summary (a bloom filter) or its read keys (a list). */
-    private final Object[] reads;
-    /** Per transaction, its scanned ranges as retained (null: none). */
-    private final KeyRange[][] ranges;
+    /** The window's slot arrays as they were: transaction {@code n} in slot {@code n % length}. */
+    private final Bytes[][] writeKeys;
 
-    FrozenWindow(long pendingSnapshotCounter, long first, Bytes[][] writes, Object[] reads, KeyRange[][] ranges) {
+    private final List<Bytes>[] readKeys;
+    private final BloomFilter<Bytes>[] readSummaries;
+    private final KeyRange[][] scans;
+
+    FrozenWindow(
+            long pendingSnapshotCounter,
+            long first,
+            Bytes[][] writeKeys,
+            List<Bytes>[] readKeys,
+            BloomFilter<Bytes>[] readSummaries,
+            KeyRange[][] scans) {
         this.pendingSnapshotCounter = pendingSnapshotCounter;
         this.first = first;
-        this.writes = writes;
-        this.reads = reads;
-        this.ranges = ranges;
+        this.writeKeys = writeKeys;
+        this.readKeys = readKeys;
+        this.readSummaries = readSummaries;
+        this.scans = scans;
     }
 
     /**
@@ -44,32 +52,33 @@ public final class FrozenWindow {
      * its reads are kept: bit 0 a bloom summary (else a key list), bit 1 scanned ranges after them. A window
      * without ranges is written byte for byte as before ranges existed (the tag was a boolean).
      */
-    @SuppressWarnings("unchecked")
     public void writeTo(ByteWriter out) {
         out.writeLong(pendingSnapshotCounter);
         out.writeLong(first);
-        for (int i = 0; i < writes.length; i++) {
-            writeKeys(out, writes[i]);
-            boolean summarised = reads[i] instanceof BloomFilter;
-            out.writeByte((summarised ? TAG_SUMMARISED : 0) | (ranges[i] != null ? TAG_RANGES : 0));
-            if (summarised) {
+        for (long number = first; number <= pendingSnapshotCounter; number++) {
+            int slot = (int) (number % writeKeys.length);
+            writeKeys(out, writeKeys[slot]);
+            BloomFilter<Bytes> summary = readSummaries[slot];
+            KeyRange[] ranges = scans[slot];
+            out.writeByte((summary != null ? TAG_SUMMARISED : 0) | (ranges != null ? TAG_RANGES : 0));
+            if (summary != null) {
                 ByteArrayOutputStream bloom = new ByteArrayOutputStream();
                 try {
-                    ((BloomFilter<Bytes>) reads[i]).writeTo(bloom);
+                    summary.writeTo(bloom);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
                 out.writeBytes(Bytes.wrap(bloom.toByteArray()));
             } else {
-                List<Bytes> keys = (List<Bytes>) reads[i];
+                List<Bytes> keys = readKeys[slot];
                 out.writeInt(keys.size());
                 for (Bytes key : keys) {
                     out.writeBytes(key);
                 }
             }
-            if (ranges[i] != null) {
-                out.writeInt(ranges[i].length);
-                for (KeyRange range : ranges[i]) {
+            if (ranges != null) {
+                out.writeInt(ranges.length);
+                for (KeyRange range : ranges) {
                     out.writeBytes(range.from());
                     out.writeNullableBytes(range.to());
                 }

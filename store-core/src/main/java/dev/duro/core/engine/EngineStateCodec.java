@@ -71,10 +71,11 @@ public final class EngineStateCodec {
     }
 
     /**
-     * The engine's state as it is now, to be written while the engine goes on delivering: the store is
-     * {@linkplain MultiVersionStore#freeze frozen} (a reference per key) and the certification window copied
-     * ({@link Certifier#freeze}: a reference per transaction); the rest (retained outcomes, {@code PENDING}: megabytes
-     * at most) is encoded at once. What {@link Frozen#writeTo} writes later is byte for byte what
+     * The engine's state as it is now, to be written while the engine goes on delivering, in a time that does not grow
+     * with the store: the store is {@linkplain MultiVersionStore#freeze frozen} (a reference per page of keys), the
+     * certification window ({@link Certifier#freeze}) and the retained outcomes copied flat, the newer filter of
+     * forgotten ids copied; the rest (the vectors, {@code PENDING}, the pinned outcomes and buffered votes: bounded by
+     * the transactions in flight) is encoded at once. What {@link Frozen#writeTo} writes later is byte for byte what
      * {@link #write} would have written now.
      */
     public Frozen freeze(PartitionEngine engine) {
@@ -82,14 +83,18 @@ public final class EngineStateCodec {
         head.writeInt(MAGIC).writeInt(FORMAT_VERSION);
         head.writeInt(engine.partition());
         head.writeLong(engine.snapshotCounter());
-        ByteWriter tail = new ByteWriter(1 << 16);
-        encodeAfterCertifier(engine, tail);
+        ForgottenIds forgotten = engine.retention().forgotten().frozenCopy();
+        ByteWriter vectors = new ByteWriter(256);
+        writeVector(vectors, engine.frontiers().dependencies());
+        writeVector(vectors, engine.cutFloor());
         return new Frozen(
                 engine.snapshotCounter(),
                 head,
                 engine.store().freeze(),
                 engine.certifier().freeze(),
-                tail);
+                forgotten,
+                vectors,
+                transactions.freeze(engine));
     }
 
     /**
@@ -110,15 +115,26 @@ public final class EngineStateCodec {
         private final ByteWriter head;
         private final FrozenStore store;
         private final FrozenWindow window;
-        private final ByteWriter tail;
+        private final ForgottenIds forgotten;
+        private final ByteWriter vectors;
+        private final TransactionStateCodec.Frozen transactions;
         private boolean written;
 
-        private Frozen(long snapshotCounter, ByteWriter head, FrozenStore store, FrozenWindow window, ByteWriter tail) {
+        private Frozen(
+                long snapshotCounter,
+                ByteWriter head,
+                FrozenStore store,
+                FrozenWindow window,
+                ForgottenIds forgotten,
+                ByteWriter vectors,
+                TransactionStateCodec.Frozen transactions) {
             this.snapshotCounter = snapshotCounter;
             this.head = head;
             this.store = store;
             this.window = window;
-            this.tail = tail;
+            this.forgotten = forgotten;
+            this.vectors = vectors;
+            this.transactions = transactions;
         }
 
         /** {@code SC} of the frozen state. */
@@ -153,21 +169,17 @@ public final class EngineStateCodec {
                 exclusive.accept(() -> more[0] = store.writeNext(turn, STORE_ITEMS_PER_TURN, STORE_BYTES_PER_TURN));
                 turn.moveTo(out);
             }
-            window.writeTo(out); // immutable: no turn needed
-            tail.moveTo(out);
+            // The rest is the frozen state's own, immutable: no turn needed.
+            window.writeTo(out);
+            forgotten.writeTo(out);
+            vectors.moveTo(out);
+            transactions.writeTo(out);
         }
 
         /** Lets the store collect again; needs the engine to itself. A second call does nothing. */
         public void release() {
             store.release();
         }
-    }
-
-    private void encodeAfterCertifier(PartitionEngine engine, ByteWriter out) {
-        engine.retention().forgotten().writeTo(out);
-        writeVector(out, engine.frontiers().dependencies());
-        writeVector(out, engine.cutFloor());
-        transactions.write(out, engine);
     }
 
     /**

@@ -110,6 +110,21 @@ final class ForgottenIds {
                 || (previous != null && previous.mightContain(tid));
     }
 
+    /**
+     * A copy to write later, from any thread ({@link #writeTo}), while this one goes on forgetting: the older filter
+     * is shared (nothing is added to it once it is older), the newer one copied.
+     */
+    ForgottenIds frozenCopy() {
+        ForgottenIds copy = new ForgottenIds(generationCapacity);
+        copy.current = current == null ? null : current.copy();
+        copy.currentCount = currentCount;
+        copy.previous = previous;
+        copy.previousUpTo = previousUpTo;
+        copy.upTo = upTo;
+        copy.droppedUpTo = droppedUpTo;
+        return copy;
+    }
+
     void writeTo(ByteWriter out) {
         out.writeLong(upTo).writeLong(previousUpTo).writeLong(droppedUpTo);
         out.writeInt(currentCount);

@@ -99,9 +99,47 @@ final class RetainedOutcomes {
 
     /** Visits every retained id, oldest first. */
     void forEach(Visitor visitor) {
-        for (int i = 0; i < size; i++) {
-            int place = (head + i) & (order.length - 1);
-            visitor.visit(order[place], values[find(order[place])], pscBefore[place]);
+        new Image(order, pscBefore, head, size, keys, hashes, values).forEach(visitor); // a view, copying nothing
+    }
+
+    /**
+     * The retained ids as they are now, to visit later from any thread: flat copies of the ring and the table (what
+     * they refer to is immutable), a few milliseconds for a hundred thousand ids, with no lookup until the visit.
+     */
+    Image freeze() {
+        return new Image(order.clone(), pscBefore.clone(), head, size, keys.clone(), hashes.clone(), values.clone());
+    }
+
+    /** The retained ids at one moment ({@link #freeze}). */
+    static final class Image {
+        private final TxId[] order;
+        private final long[] pscBefore;
+        private final int head;
+        private final int size;
+        private final TxId[] keys;
+        private final int[] hashes;
+        private final Decided[] values;
+
+        private Image(TxId[] order, long[] pscBefore, int head, int size, TxId[] keys, int[] hashes, Decided[] values) {
+            this.order = order;
+            this.pscBefore = pscBefore;
+            this.head = head;
+            this.size = size;
+            this.keys = keys;
+            this.hashes = hashes;
+            this.values = values;
+        }
+
+        int size() {
+            return size;
+        }
+
+        /** Visits every id, oldest first. */
+        void forEach(Visitor visitor) {
+            for (int i = 0; i < size; i++) {
+                int place = (head + i) & (order.length - 1);
+                visitor.visit(order[place], values[find(keys, hashes, order[place])], pscBefore[place]);
+            }
         }
     }
 
@@ -112,6 +150,10 @@ final class RetainedOutcomes {
     }
 
     private int find(TxId tid) {
+        return find(keys, hashes, tid);
+    }
+
+    private static int find(TxId[] keys, int[] hashes, TxId tid) {
         int hash = spread(tid.hashCode());
         int mask = keys.length - 1;
         for (int slot = hash & mask; ; slot = (slot + 1) & mask) {

@@ -36,23 +36,56 @@ final class TransactionStateCodec {
     }
 
     void write(ByteWriter out, PartitionEngine engine) {
-        out.writeInt(engine.pendingCount());
+        Frozen frozen = freeze(engine);
+        frozen.writeTo(out);
+    }
+
+    /**
+     * The sections as they are now, to be written later from any thread: {@code PENDING}, the pinned outcomes and the
+     * buffered votes (each bounded by the transactions in flight) are encoded now; the retained outcomes, a hundred
+     * thousand by default, are only {@linkplain RetainedOutcomes#freeze copied}, and encoded by
+     * {@link Frozen#writeTo}.
+     */
+    Frozen freeze(PartitionEngine engine) {
+        ByteWriter before = new ByteWriter(1 << 12);
+        before.writeInt(engine.pendingCount());
         for (PartitionEngine.Pending entry : engine.pendingQueue()) {
-            codec.writeCommand(out, entry.request);
-            out.writeVarLong(entry.number);
-            CoreCodec.writeVote(out, entry.ownVote);
-            writeVotes(out, entry.votes);
-            writeNullableOutcome(out, entry.decision);
+            codec.writeCommand(before, entry.request);
+            before.writeVarLong(entry.number);
+            CoreCodec.writeVote(before, entry.ownVote);
+            writeVotes(before, entry.votes);
+            writeNullableOutcome(before, entry.decision);
         }
         OutcomeRetention retention = engine.retention();
-        out.writeInt(retention.decided().size());
-        retention.decided().forEach((tid, known, pscBefore) -> writeRetained(out, tid, known, pscBefore));
-        out.writeInt(retention.pinned().size());
-        retention.pinned().forEach((tid, pin) -> writeRetained(out, tid, pin.decided(), pin.pscBefore()));
-        out.writeInt(engine.bufferedVotes().size());
+        RetainedOutcomes.Image decided = retention.decided().freeze();
+        ByteWriter after = new ByteWriter(1 << 12);
+        after.writeInt(retention.pinned().size());
+        retention.pinned().forEach((tid, pin) -> writeRetained(after, tid, pin.decided(), pin.pscBefore()));
+        after.writeInt(engine.bufferedVotes().size());
         for (Map.Entry<TxId, Map<Integer, Vote>> entry : engine.bufferedVotes().entrySet()) {
-            CoreCodec.writeTxId(out, entry.getKey());
-            writeVotes(out, entry.getValue());
+            CoreCodec.writeTxId(after, entry.getKey());
+            writeVotes(after, entry.getValue());
+        }
+        return new Frozen(before, decided, after);
+    }
+
+    /** The sections frozen by {@link #freeze}; written once. */
+    static final class Frozen {
+        private final ByteWriter before;
+        private final RetainedOutcomes.Image decided;
+        private final ByteWriter after;
+
+        private Frozen(ByteWriter before, RetainedOutcomes.Image decided, ByteWriter after) {
+            this.before = before;
+            this.decided = decided;
+            this.after = after;
+        }
+
+        void writeTo(ByteWriter out) {
+            before.moveTo(out);
+            out.writeInt(decided.size());
+            decided.forEach((tid, known, pscBefore) -> writeRetained(out, tid, known, pscBefore));
+            after.moveTo(out);
         }
     }
 

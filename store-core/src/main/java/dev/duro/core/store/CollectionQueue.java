@@ -1,17 +1,61 @@
 package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
+import java.util.ArrayDeque;
 
 /**
- * The store's queue of {@code (key, chain, version)} entries awaiting collection, in install order: a growable
- * ring of parallel arrays, so queueing a version allocates nothing (one entry is queued for most installs).
+ * The store's queue of {@code (key, chain, version)} entries awaiting collection, in install order: a deque of
+ * fixed-size blocks of parallel arrays, so queueing a version allocates nothing but a block per
+ * {@link #BLOCK_SIZE} entries.
+ *
+ * <p>An entry is written once, when queued (entries go only to places never written before, even when the queue is
+ * empty), and a block is dropped whole once its last place is taken, never reused.
+ * So an {@linkplain #freeze image} of the queue is its blocks' references: the entries it holds never change, even
+ * after they leave the queue, and another thread may read them.
  */
 final class CollectionQueue {
-    private Bytes[] keys = new Bytes[16];
-    private VersionChain[] chains = new VersionChain[16];
-    private long[] versions = new long[16];
+    static final int BLOCK_SIZE = 1024;
+
+    private static final class Block {
+        final Bytes[] keys = new Bytes[BLOCK_SIZE];
+        final VersionChain[] chains = new VersionChain[BLOCK_SIZE];
+        final long[] versions = new long[BLOCK_SIZE];
+    }
+
+    private final ArrayDeque<Block> blocks = new ArrayDeque<>();
+    /** The first entry's index in the first block. */
     private int head;
+    /** The next entry's index in the last block. */
+    private int tail;
+
     private int size;
+
+    /** The entries queued at one moment, oldest first. */
+    static final class Image {
+        private final Block[] blocks;
+        private final int head;
+        private final int size;
+
+        private Image(Block[] blocks, int head, int size) {
+            this.blocks = blocks;
+            this.head = head;
+            this.size = size;
+        }
+
+        int size() {
+            return size;
+        }
+
+        Bytes keyAt(int index) {
+            int at = head + index;
+            return blocks[at / BLOCK_SIZE].keys[at % BLOCK_SIZE];
+        }
+
+        long versionAt(int index) {
+            int at = head + index;
+            return blocks[at / BLOCK_SIZE].versions[at % BLOCK_SIZE];
+        }
+    }
 
     int size() {
         return size;
@@ -22,58 +66,51 @@ final class CollectionQueue {
     }
 
     void addLast(Bytes key, VersionChain chain, long version) {
-        if (size == keys.length) {
-            grow();
+        Block last = blocks.peekLast();
+        if (last == null || tail == BLOCK_SIZE) {
+            last = new Block();
+            blocks.addLast(last);
+            tail = 0;
         }
-        int tail = (head + size) & (keys.length - 1);
-        keys[tail] = key;
-        chains[tail] = chain;
-        versions[tail] = version;
+        last.keys[tail] = key;
+        last.chains[tail] = chain;
+        last.versions[tail] = version;
+        tail++;
         size++;
+    }
+
+    private Block first() {
+        if (size == 0) {
+            throw new IllegalStateException("the collection queue is empty");
+        }
+        return blocks.getFirst();
     }
 
     /** The version of the oldest entry; the queue must not be empty. */
     long firstVersion() {
-        return versions[head];
+        return first().versions[head];
     }
 
     Bytes firstKey() {
-        return keys[head];
+        return first().keys[head];
     }
 
     VersionChain firstChain() {
-        return chains[head];
+        return first().chains[head];
     }
 
     void removeFirst() {
-        keys[head] = null;
-        chains[head] = null;
-        head = (head + 1) & (keys.length - 1);
+        first();
+        head++;
         size--;
-    }
-
-    Bytes keyAt(int index) {
-        return keys[(head + index) & (keys.length - 1)];
-    }
-
-    long versionAt(int index) {
-        return versions[(head + index) & (keys.length - 1)];
-    }
-
-    private void grow() {
-        int capacity = keys.length << 1;
-        Bytes[] newKeys = new Bytes[capacity];
-        VersionChain[] newChains = new VersionChain[capacity];
-        long[] newVersions = new long[capacity];
-        for (int i = 0; i < size; i++) {
-            int from = (head + i) & (keys.length - 1);
-            newKeys[i] = keys[from];
-            newChains[i] = chains[from];
-            newVersions[i] = versions[from];
+        if (head == BLOCK_SIZE) {
+            blocks.removeFirst();
+            head = 0;
         }
-        keys = newKeys;
-        chains = newChains;
-        versions = newVersions;
-        head = 0;
+    }
+
+    /** The entries queued now: a reference per block. */
+    Image freeze() {
+        return new Image(blocks.toArray(new Block[0]), head, size);
     }
 }

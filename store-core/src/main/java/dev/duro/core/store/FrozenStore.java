@@ -21,15 +21,15 @@ import javax.annotation.Nullable;
  * <p>Why the pieces stay those of the frozen moment: versions only grow, so every version installed after it is
  * newer than the image's {@code newestVersion} and is left out of each chain; a chain changes below that version
  * only when collection shortens it, and collection hands the image a copy first ({@link #preserve}); the image
- * holds its own references to the chains and its own copy of the collection queue, so keys leaving the map and
- * entries leaving the queue do not matter. The bytes are exactly those {@link MultiVersionStore#writeTo} would have
+ * holds the store's pages of keys and blocks of the collection queue as they were, which the store copies before it
+ * writes ({@link ChainPages}) or never writes again ({@link CollectionQueue}), so keys leaving the store and entries
+ * leaving the queue do not matter. The bytes are exactly those {@link MultiVersionStore#writeTo} would have
  * written at the moment of the freeze, and reads and scans at a snapshot in {@code [horizon, newestVersion]} answer
  * what the store answered then.
  *
  * <p>Not thread-safe, like the store: {@link #writeNext} and {@link #release} need the same exclusive access as
  * any other use of the store, and so do {@link #get} and {@link #scan}, which read chains the store still shares.
- * {@link #sortKeys} reads only the image and may run beside the store's owner; for a store never scanned it sorts
- * the keys (the store has no sorted map to copy them from) and is the part that takes longest.
+ * {@link #sortKeys} reads only the image and may run beside the store's owner; it is the part that takes longest.
  */
 public final class FrozenStore implements StoreImage {
     private final MultiVersionStore store;
@@ -39,12 +39,11 @@ public final class FrozenStore implements StoreImage {
     private @Nullable Bytes[] keys;
 
     private @Nullable VersionChain[] chains;
-    /** The image's entries in hash order, until {@link #sortKeys} (null when the store handed them sorted). */
-    private @Nullable Map.Entry<Bytes, VersionChain>[] unsorted;
+    /** The store's pages of keys as they were at the freeze, until {@link #sortKeys}. */
+    private @Nullable ChainPages.Image unsorted;
 
     private final int keyCount;
-    private final Bytes[] queuedKeys;
-    private final long[] queuedVersions;
+    private final CollectionQueue.Image queued;
     /** Chains of the image as they were before collection first shortened them. */
     private final IdentityHashMap<VersionChain, VersionChain> preserved = new IdentityHashMap<>();
 
@@ -58,35 +57,14 @@ public final class FrozenStore implements StoreImage {
             MultiVersionStore store,
             long horizon,
             long newestVersion,
-            Bytes[] keys,
-            VersionChain[] chains,
-            Bytes[] queuedKeys,
-            long[] queuedVersions) {
-        this.store = store;
-        this.horizon = horizon;
-        this.newestVersion = newestVersion;
-        this.keys = keys;
-        this.chains = chains;
-        this.keyCount = keys.length;
-        this.queuedKeys = queuedKeys;
-        this.queuedVersions = queuedVersions;
-    }
-
-    /** An image of a store that was never scanned: its entries in hash order, sorted by {@link #sortKeys}. */
-    FrozenStore(
-            MultiVersionStore store,
-            long horizon,
-            long newestVersion,
-            Map.Entry<Bytes, VersionChain>[] unsorted,
-            Bytes[] queuedKeys,
-            long[] queuedVersions) {
+            ChainPages.Image unsorted,
+            CollectionQueue.Image queued) {
         this.store = store;
         this.horizon = horizon;
         this.newestVersion = newestVersion;
         this.unsorted = unsorted;
-        this.keyCount = unsorted.length;
-        this.queuedKeys = queuedKeys;
-        this.queuedVersions = queuedVersions;
+        this.keyCount = unsorted.size();
+        this.queued = queued;
     }
 
     /** The newest version the image holds: the store's {@link MultiVersionStore#newestVersion} when frozen. */
@@ -107,9 +85,14 @@ public final class FrozenStore implements StoreImage {
 
     /** Puts the image's keys in the encoding's order. Touches only the image, never the live store. */
     public void sortKeys() {
-        Map.Entry<Bytes, VersionChain>[] entries = unsorted;
-        if (entries == null) {
+        ChainPages.Image pages = unsorted;
+        if (pages == null) {
             return;
+        }
+        @SuppressWarnings("unchecked")
+        Map.Entry<Bytes, VersionChain>[] entries = new Map.Entry[pages.size()];
+        for (int place = 0; place < entries.length; place++) {
+            entries[place] = Map.entry(pages.keyAt(place), pages.chainAt(place));
         }
         Arrays.sort(entries, Map.Entry.comparingByKey());
         Bytes[] sortedKeys = new Bytes[entries.length];
@@ -231,16 +214,16 @@ public final class FrozenStore implements StoreImage {
             return true;
         }
         if (!queueCountWritten) {
-            out.writeInt(queuedKeys.length);
+            out.writeInt(queued.size());
             queueCountWritten = true;
         }
-        while (budget > 0 && out.size() < stopAt && nextQueued < queuedKeys.length) {
-            out.writeBytes(queuedKeys[nextQueued]);
-            out.writeLong(queuedVersions[nextQueued]);
+        while (budget > 0 && out.size() < stopAt && nextQueued < queued.size()) {
+            out.writeBytes(queued.keyAt(nextQueued));
+            out.writeLong(queued.versionAt(nextQueued));
             nextQueued++;
             budget--;
         }
-        return nextQueued < queuedKeys.length;
+        return nextQueued < queued.size();
     }
 
     /**

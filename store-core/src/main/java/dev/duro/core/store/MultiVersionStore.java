@@ -21,8 +21,8 @@ import javax.annotation.Nullable;
  * ({@link VersionedStore}).
  *
  * <p>Two indexes over the same chains: a hash map answers point reads and installs, and a sorted map answers scans
- * ({@link SortedChains}: built by the first scan and kept from then on). A snapshot of a store never scanned sorts
- * its image's keys itself, beside the store's owner.
+ * ({@link SortedChains}: built by the first scan and kept from then on). A third holds them in pages for
+ * {@linkplain #freeze images} ({@link ChainPages}), which sort their keys themselves, beside the store's owner.
  *
  * <p>Versions are the commit numbers of the partition engine, installed in increasing order. A read at
  * snapshot {@code s} returns the newest version {@code <= s}. Garbage collection is incremental: every install
@@ -41,6 +41,8 @@ public final class MultiVersionStore implements VersionedStore {
     private final Map<Bytes, VersionChain> chains = new HashMap<>();
     /** The same chains in key order, once a scan asked for them. */
     private final SortedChains sortedChains = new SortedChains(chains);
+    /** The same chains again, in pages that an image can hold without copying the keys. */
+    private final ChainPages pages = new ChainPages();
     /** Keys that hold a version collectable once the horizon reaches it, in install (version) order. */
     private final CollectionQueue collectable = new CollectionQueue();
 
@@ -152,6 +154,7 @@ public final class MultiVersionStore implements VersionedStore {
             }
             VersionChain created = new VersionChain(version, value);
             chains.put(key, created);
+            pages.add(key, created);
             sortedChains.added(key, created);
         } else if (chain.newestVersion() == version) {
             chain.replaceNewest(value);
@@ -191,6 +194,7 @@ public final class MultiVersionStore implements VersionedStore {
             }
             if (before > 0 && chain.collectBelow(horizon)) {
                 chains.remove(key);
+                pages.remove(chain);
                 sortedChains.removed(key, chain);
             }
             versionCount -= before - chain.size();
@@ -229,38 +233,14 @@ public final class MultiVersionStore implements VersionedStore {
 
     /**
      * An image of the store as it is now, for writing out ({@link FrozenStore#writeNext}) while installs and
-     * collection go on. Costs a reference per key and a copy of the collection queue now, and a copy of each chain
-     * collection shortens while the image is open; {@link FrozenStore#release} closes it. The keys are copied out of
-     * the sorted map in order (its nodes are not kept: a tree removal may move another node's key into a node), or,
-     * while the store was never scanned, out of the hash map, for the image to sort.
+     * collection go on; {@link FrozenStore#release} closes it. Costs a reference per page of {@link ChainPages} and per
+     * block of the collection queue now, whatever the store's size, then a copy of each page of keys that a key's
+     * creation or removal writes, and of each chain that collection shortens, while the image is open. The image
+     * sorts its keys itself, beside the store's owner.
      */
     @Override
     public FrozenStore freeze() {
-        int queued = collectable.size();
-        Bytes[] queuedKeys = new Bytes[queued];
-        long[] queuedVersions = new long[queued];
-        for (int i = 0; i < queued; i++) {
-            queuedKeys[i] = collectable.keyAt(i);
-            queuedVersions[i] = collectable.versionAt(i);
-        }
-        FrozenStore image;
-        if (sortedChains.isBuilt()) {
-            TreeMap<Bytes, VersionChain> sorted = sortedChains.upToDate();
-            Bytes[] keys = new Bytes[sorted.size()];
-            VersionChain[] frozenChains = new VersionChain[keys.length];
-            int next = 0;
-            for (Map.Entry<Bytes, VersionChain> entry : sorted.entrySet()) {
-                keys[next] = entry.getKey();
-                frozenChains[next] = entry.getValue();
-                next++;
-            }
-            image = new FrozenStore(this, horizon, newestVersion, keys, frozenChains, queuedKeys, queuedVersions);
-        } else {
-            // Never scanned: the hash map's entries (whose key and chain never change), sorted later by the image.
-            @SuppressWarnings("unchecked")
-            Map.Entry<Bytes, VersionChain>[] entries = chains.entrySet().toArray(new Map.Entry[0]);
-            image = new FrozenStore(this, horizon, newestVersion, entries, queuedKeys, queuedVersions);
-        }
+        FrozenStore image = new FrozenStore(this, horizon, newestVersion, pages.freeze(), collectable.freeze());
         images.add(image);
         return image;
     }
@@ -273,6 +253,7 @@ public final class MultiVersionStore implements VersionedStore {
     /** The end of {@code released}. */
     void thaw(FrozenStore released) {
         images.remove(released);
+        pages.thaw();
     }
 
     public static MultiVersionStore readFrom(ByteReader in) {
@@ -298,6 +279,7 @@ public final class MultiVersionStore implements VersionedStore {
                 if (store.chains.put(key, chain) != null) {
                     throw new MalformedInputException("store snapshot holds key " + key + " twice");
                 }
+                store.pages.add(key, chain);
             }
         }
         int pending = in.readCount();

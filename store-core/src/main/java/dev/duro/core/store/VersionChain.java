@@ -22,6 +22,8 @@ final class VersionChain {
     private int head;
 
     private int size;
+    /** Where the store's {@link ChainPages} hold this chain (a copy is in no page). */
+    int place;
 
     VersionChain(long version, @Nullable Bytes value) {
         versions = new long[] {version};

@@ -24,9 +24,11 @@ class FrozenStoreTest {
         SeededRuns.forSeeds(31_000, 300, random -> {
             MultiVersionStore live = new MultiVersionStore();
             MultiVersionStore twin = new MultiVersionStore();
-            int keySpace = 2 + random.nextInt(40);
+            // A few seeds hold more keys than a page of ChainPages, so that keys coming and going copy pages.
+            boolean large = random.nextInt(5) == 0;
+            int keySpace = large ? 1500 + random.nextInt(3000) : 2 + random.nextInt(40);
             long[] clock = {0, 0}; // version, horizon
-            int before = random.nextInt(400);
+            int before = random.nextInt(large ? 8000 : 400);
             boolean scanned = random.nextBoolean(); // the live store keeps a sorted map from its first scan on
             for (int i = 0; i < before; i++) {
                 step(random, keySpace, clock, live, twin);
@@ -41,13 +43,15 @@ class FrozenStoreTest {
             ByteWriter out = new ByteWriter();
             boolean more = true;
             while (more) {
-                int steps = random.nextInt(30);
+                int steps = random.nextInt(large ? 300 : 30);
                 for (int i = 0; i < steps; i++) {
                     step(random, keySpace, clock, live, twin);
                 }
                 assertImageReadsAsTheStoreAtTheFreeze(random, keySpace, image, atFreeze);
                 more = image.writeNext(
-                        out, 1 + random.nextInt(5), random.nextBoolean() ? Long.MAX_VALUE : 1 + random.nextInt(200));
+                        out,
+                        1 + random.nextInt(large ? 500 : 5),
+                        random.nextBoolean() ? Long.MAX_VALUE : 1 + random.nextInt(large ? 20_000 : 200));
             }
             image.release();
             assertTrue(!live.isFrozen());

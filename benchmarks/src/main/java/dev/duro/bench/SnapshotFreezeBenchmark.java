@@ -1,0 +1,90 @@
+package dev.duro.bench;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
+import dev.duro.core.TxId;
+import dev.duro.core.Write;
+import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.EngineSettings;
+import dev.duro.core.engine.EngineStateCodec;
+import dev.duro.core.engine.PartitionEngine;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The part of a state-machine snapshot that holds the engine's lock: {@link EngineStateCodec#freeze} of a partition
+ * engine in its steady state, then the release of the frozen state (docs/replication.md, "Snapshots do not stop
+ * applying"). Setup loads {@code keys} keys, then delivers enough local workload-A transactions (4 reads, 4 writes,
+ * uniform keys) for the default windows to fill: K, the retained outcomes and the snapshots the horizon keeps.
+ *
+ * <p>Run: {@code ./duro bench micro SnapshotFreeze}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class SnapshotFreezeBenchmark {
+    private static final int KEYS_PER_SET = 4;
+    private static final int LOAD_BATCH = 1000;
+    private static final List<Integer> PARTICIPANTS = List.of(0);
+
+    /** Keys in the store. */
+    @Param({"1000000"})
+    public int keys;
+
+    private PartitionEngine engine;
+    private EngineStateCodec codec;
+
+    @Setup
+    public void setUp() {
+        EngineSettings settings = EngineSettings.DEFAULT;
+        engine = new PartitionEngine(0, settings);
+        codec = new EngineStateCodec(Limits.DEFAULT);
+        long sequence = 0;
+        for (int first = 0; first < keys; first += LOAD_BATCH) {
+            List<Write> writes = new ArrayList<>(LOAD_BATCH);
+            for (int k = first; k < Math.min(keys, first + LOAD_BATCH); k++) {
+                writes.add(Write.put(fourBytes(k), fourBytes(k)));
+            }
+            engine.deliver(new CommitRequest(
+                    new TxId(1, ++sequence), PARTICIPANTS, engine.snapshotCounter(), List.of(), writes));
+        }
+        Random random = new Random(42);
+        long steady = 3
+                * Math.max(
+                        settings.certification().windowTransactions(),
+                        Math.max(settings.outcomesRetained(), settings.snapshotsRetained()));
+        for (long t = 0; t < steady; t++) {
+            List<Bytes> reads = new ArrayList<>(KEYS_PER_SET);
+            List<Write> writes = new ArrayList<>(KEYS_PER_SET);
+            for (int k = 0; k < KEYS_PER_SET; k++) {
+                reads.add(fourBytes(random.nextInt(keys)));
+                writes.add(Write.put(fourBytes(random.nextInt(keys)), fourBytes(random.nextInt())));
+            }
+            engine.deliver(
+                    new CommitRequest(new TxId(1, ++sequence), PARTICIPANTS, engine.snapshotCounter(), reads, writes));
+        }
+    }
+
+    private static Bytes fourBytes(int value) {
+        return Bytes.wrap(ByteBuffer.allocate(4).putInt(value).array());
+    }
+
+    /** The whole freeze of the engine's state, and its release. */
+    @Benchmark
+    public long engine() {
+        EngineStateCodec.Frozen frozen = codec.freeze(engine);
+        frozen.release();
+        return frozen.snapshotCounter();
+    }
+}
