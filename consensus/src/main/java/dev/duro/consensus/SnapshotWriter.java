@@ -5,6 +5,8 @@ import dev.duro.core.engine.EngineStateCodec;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -58,9 +60,10 @@ final class SnapshotWriter implements AutoCloseable {
     static final long NONE = -1;
 
     /**
-     * A snapshot to write: the frozen state, the log position it holds, and how long freezing held the engine.
+     * A snapshot to write: the frozen state, the log position it holds, and how long freezing held the engine (and
+     * the CPU time the freezing thread spent meanwhile: the rest was waiting, for a core or a pause of the JVM).
      */
-    record Job(TermIndex last, EngineStateCodec.Frozen state, long frozenNanos) {}
+    record Job(TermIndex last, EngineStateCodec.Frozen state, long frozenNanos, long frozenCpuNanos) {}
 
     private final int partition;
     private final SimpleStateMachineStorage storage;
@@ -189,7 +192,8 @@ final class SnapshotWriter implements AutoCloseable {
         Path digestFile = MD5FileUtil.getDigestFileForFile(target).toPath();
         try {
             long bytes;
-            long[] longestTurn = {0};
+            long[] longestTurn = {0, 0}; // wall and CPU time of the turn that held the lock longest
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             MessageDigest digest = MD5FileUtil.newMD5();
             try (FileChannel channel = FileChannel.open(
                     temporary,
@@ -204,9 +208,14 @@ final class SnapshotWriter implements AutoCloseable {
                                     if (write.abandoned != null) {
                                         throw new CancellationException();
                                     }
+                                    long turnCpu = threads.getCurrentThreadCpuTime();
                                     long turnStart = System.nanoTime();
                                     turn.run();
-                                    longestTurn[0] = Math.max(longestTurn[0], System.nanoTime() - turnStart);
+                                    long turnNanos = System.nanoTime() - turnStart;
+                                    if (turnNanos > longestTurn[0]) {
+                                        longestTurn[0] = turnNanos;
+                                        longestTurn[1] = threads.getCurrentThreadCpuTime() - turnCpu;
+                                    }
                                 }));
                 channel.force(true);
             } catch (UncheckedIOException e) {
@@ -227,15 +236,17 @@ final class SnapshotWriter implements AutoCloseable {
             lastWritten = new SnapshotWritten(
                     last.getIndex(), bytes, write.job.frozenNanos(), System.nanoTime() - startNanos, longestTurn[0]);
             LOG.info(
-                    "partition {} snapshot at {} (SC {}): {} bytes, frozen in {} ms under the engine's lock, written in {}"
-                            + " ms beside applying (its longest turn under the lock {} ms), synced and registered in {} ms",
+                    "partition {} snapshot at {} (SC {}): {} bytes, frozen in {} ms ({} ms of CPU) under the engine's lock, written in {}"
+                            + " ms beside applying (its longest turn under the lock {} ms, {} ms of CPU), synced and registered in {} ms",
                     partition,
                     last,
                     write.job.state().snapshotCounter(),
                     bytes,
                     String.format(Locale.ROOT, "%.2f", write.job.frozenNanos() / 1e6),
+                    String.format(Locale.ROOT, "%.2f", write.job.frozenCpuNanos() / 1e6),
                     (writtenNanos - startNanos) / 1_000_000,
                     String.format(Locale.ROOT, "%.2f", longestTurn[0] / 1e6),
+                    String.format(Locale.ROOT, "%.2f", longestTurn[1] / 1e6),
                     (System.nanoTime() - writtenNanos) / 1_000_000);
         } catch (CancellationException e) {
             LOG.info("partition {} snapshot at {} abandoned: {}", partition, last, write.abandoned);

@@ -103,13 +103,17 @@ public final class EngineStateCodec {
      * store collects no garbage.
      */
     public static final class Frozen {
-        /** Keys (or queued collections) written per exclusive turn: about a millisecond of encoding. */
-        private static final int STORE_ITEMS_PER_TURN = 4096;
+        /**
+         * Keys (or queued collections) written per exclusive turn: a fraction of a millisecond of encoding at a
+         * million keys, each a few cache misses (4,096 took 1–4 ms, and their turns were the longest stalls of a
+         * snapshot: docs/performance.md, "Snapshots that do not stall").
+         */
+        private static final int STORE_ITEMS_PER_TURN = 1024;
         /**
          * Bytes a turn stops at: the turn's buffer holds a copy of what the turn encoded, so with large values an
-         * item count alone would copy much of the store into memory (4,096 values of 256 KiB are a gigabyte).
+         * item count alone would copy much of the store into memory (1,024 values of 1 MiB are a gigabyte).
          */
-        private static final int STORE_BYTES_PER_TURN = 1 << 20;
+        private static final int STORE_BYTES_PER_TURN = 1 << 18;
 
         private final long snapshotCounter;
         private final ByteWriter head;
