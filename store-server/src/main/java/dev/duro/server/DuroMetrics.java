@@ -29,7 +29,9 @@ import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import javax.annotation.Nullable;
@@ -38,7 +40,7 @@ import javax.annotation.Nullable;
  * A node's metrics, in a Prometheus registry that {@link NodeHttp} serves at {@code /metrics} (README, "Metrics"):
  * transactions this node coordinated by partition, class and outcome, commit and read latencies, each local
  * replica's counters and Raft group, group commit, snapshots, the engines' effects, and the JVM. Counting costs a
- * lookup and an atomic add per event; gauges are read only when scraped.
+ * lookup in a map of meters made once and an atomic add per event; gauges are read only when scraped.
  */
 final class DuroMetrics implements Closeable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -47,6 +49,16 @@ final class DuroMetrics implements Closeable {
     private final JvmGcMetrics gc = new JvmGcMetrics();
     /** Sources made here for meters that hold theirs weakly. */
     private final List<Object> sources = new ArrayList<>();
+    /*
+     * The meters counted per event, each made and registered once: building and registering one per event (a meter
+     * id, its tags, a registry lookup) allocated more than all the rest of a node under load (docs/performance.md,
+     * "Meters made once").
+     */
+    private final ConcurrentHashMap<TransactionTags, Counter> transactionCounters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<CommitTags, Timer> commitTimers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Timer> readTimers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Boolean, Counter> cutCounters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<EffectTags, Counter> effectCounters = new ConcurrentHashMap<>();
 
     DuroMetrics(String nodeId) {
         this.nodeId = nodeId;
@@ -176,57 +188,74 @@ final class DuroMetrics implements Closeable {
             reason = "internal";
         }
         for (CommitTransaction.Participant participant : transaction.participants()) {
-            Counter.builder("duro_transactions")
-                    .description("update transactions this node coordinated, counted at each participant")
-                    .tags(
-                            "partition", Integer.toString(participant.partition()),
-                            "class", kind,
-                            "outcome", outcome,
-                            "reason", reason)
-                    .register(registry)
+            meter(
+                            transactionCounters,
+                            new TransactionTags(participant.partition(), kind, outcome, reason),
+                            tags -> Counter.builder("duro_transactions")
+                                    .description(
+                                            "update transactions this node coordinated, counted at each participant")
+                                    .tags(
+                                            "partition", Integer.toString(tags.partition()),
+                                            "class", tags.kind(),
+                                            "outcome", tags.outcome(),
+                                            "reason", tags.reason())
+                                    .register(registry))
                     .increment();
         }
-        Timer.builder("duro_commit")
-                .description("time from a commit's arrival to its answer, at the coordinator")
-                .tags("class", kind, "outcome", outcome)
-                .publishPercentileHistogram()
-                .register(registry)
+        meter(commitTimers, new CommitTags(kind, outcome), tags -> Timer.builder("duro_commit")
+                        .description("time from a commit's arrival to its answer, at the coordinator")
+                        .tags("class", tags.kind(), "outcome", tags.outcome())
+                        .publishPercentileHistogram()
+                        .register(registry))
                 .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
     /** Times a read (one key or several of one partition) from its arrival to its answer. */
     void readFinished(String kind, long startNanos) {
-        Timer.builder("duro_read")
-                .description("time from a read's arrival to its answer")
-                .tags("kind", kind)
-                .publishPercentileHistogram()
-                .register(registry)
+        meter(readTimers, kind, tag -> Timer.builder("duro_read")
+                        .description("time from a read's arrival to its answer")
+                        .tags("kind", tag)
+                        .publishPercentileHistogram()
+                        .register(registry))
                 .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
     /** Counts a consistent cut served to a read-only transaction. */
     void cutServed(boolean linearizable) {
-        Counter.builder("duro_cuts_served")
-                .description("consistent cuts served to read-only transactions")
-                .tags("linearizable", Boolean.toString(linearizable))
-                .register(registry)
+        meter(cutCounters, linearizable, tag -> Counter.builder("duro_cuts_served")
+                        .description("consistent cuts served to read-only transactions")
+                        .tags("linearizable", Boolean.toString(tag))
+                        .register(registry))
                 .increment();
     }
 
     /** Counts the effects an engine produced: votes sent, abort requests, decisions, replies. */
     void effects(int partition, List<Effect> effects) {
-        for (Effect effect : effects) {
-            Counter.builder("duro_engine_effects")
-                    .description("effects the engines produced, by kind")
-                    .tags(
-                            "partition",
-                            Integer.toString(partition),
-                            "effect",
-                            effect.getClass().getSimpleName())
-                    .register(registry)
+        for (int i = 0, n = effects.size(); i < n; i++) {
+            meter(effectCounters, new EffectTags(partition, effects.get(i).getClass()), tags -> Counter.builder(
+                                    "duro_engine_effects")
+                            .description("effects the engines produced, by kind")
+                            .tags(
+                                    "partition",
+                                    Integer.toString(tags.partition()),
+                                    "effect",
+                                    tags.kind().getSimpleName())
+                            .register(registry))
                     .increment();
         }
     }
+
+    /** The meter of {@code key}, made by {@code make} the first time. */
+    private static <K, M> M meter(ConcurrentHashMap<K, M> made, K key, Function<K, M> make) {
+        M meter = made.get(key);
+        return meter != null ? meter : made.computeIfAbsent(key, make);
+    }
+
+    private record TransactionTags(int partition, String kind, String outcome, String reason) {}
+
+    private record CommitTags(String kind, String outcome) {}
+
+    private record EffectTags(int partition, Class<?> kind) {}
 
     /** The metrics in Prometheus's text format: Duro's and the JVM's, then Ratis's (bridged, {@link RaftMetrics}). */
     String scrape() {
