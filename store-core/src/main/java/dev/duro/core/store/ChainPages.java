@@ -92,6 +92,22 @@ final class ChainPages {
         keyPages[lastPage][last & PAGE_MASK] = null;
         chainPages[lastPage][last & PAGE_MASK] = null;
         size--;
+        int spare = lastPage + 1;
+        if ((size & PAGE_MASK) == 0 && spare < keyPages.length && keyPages[spare] != null) {
+            // The last page just emptied: give back the one after it, keeping one empty page for the next key (an
+            // image keeps its own table, so this changes no page it holds).
+            keyPages[spare] = null;
+            chainPages[spare] = null;
+        }
+    }
+
+    /** Pages allocated, empty ones included: at most one more than {@link #size} needs. */
+    int allocatedPages() {
+        int allocated = 0;
+        while (allocated < keyPages.length && keyPages[allocated] != null) {
+            allocated++;
+        }
+        return allocated;
     }
 
     /** Copies {@code page} first if an open image holds it. */

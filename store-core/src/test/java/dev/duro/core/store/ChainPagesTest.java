@@ -3,6 +3,7 @@ package dev.duro.core.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.SeededRuns;
@@ -85,6 +86,8 @@ class ChainPagesTest {
     private static void assertMatches(ChainPages pages, Map<Bytes, VersionChain> live) {
         List<Held> held = contents(pages);
         assertEquals(live.size(), held.size());
+        int needed = (live.size() + ChainPages.PAGE_SIZE - 1) / ChainPages.PAGE_SIZE;
+        assertTrue(pages.allocatedPages() <= needed + 1, pages.allocatedPages() + " pages hold " + live.size());
         for (int place = 0; place < held.size(); place++) {
             Held entry = held.get(place);
             assertSame(live.get(entry.key()), entry.chain(), "the key's own chain");
@@ -99,6 +102,27 @@ class ChainPagesTest {
             assertSame(entry.key(), open.image().keyAt(place), "key at place " + place);
             assertSame(entry.chain(), open.image().chainAt(place), "chain at place " + place);
         }
+    }
+
+    @Test
+    void pagesEmptiedByRemovalsAreGivenBackAndImagesKeepThem() {
+        ChainPages pages = new ChainPages();
+        List<VersionChain> chains = new ArrayList<>();
+        for (int i = 0; i < 10 * ChainPages.PAGE_SIZE + 7; i++) {
+            VersionChain chain = new VersionChain(1, null);
+            chains.add(chain);
+            pages.add(Bytes.utf8("k" + i), chain);
+        }
+        assertEquals(11, pages.allocatedPages());
+        OpenImage open = new OpenImage(pages.freeze(), contents(pages));
+        for (int i = chains.size() - 1; i >= 0; i--) {
+            pages.remove(chains.get(i));
+            int needed = (pages.size() + ChainPages.PAGE_SIZE - 1) / ChainPages.PAGE_SIZE;
+            assertTrue(pages.allocatedPages() <= needed + 1, pages.allocatedPages() + " pages for " + pages.size());
+        }
+        assertEquals(1, pages.allocatedPages(), "one empty page is kept for the next key");
+        assertImageUnchanged(open);
+        pages.thaw();
     }
 
     @Test
