@@ -16,8 +16,8 @@ import java.util.List;
 
 /**
  * A certification window frozen by {@link Certifier#freeze}, and the window's snapshot format: {@link #writeTo}
- * writes it, {@link Certifier#readFrom} reads it back ({@link #readFrom}). Immutable: it holds the slots' own
- * references, which recording never changes, so it may be written from any thread.
+ * writes it, {@link Certifier#readFrom} reads it back ({@link #readFrom}). Immutable: it holds copies of the slot
+ * arrays, and recording never changes what a slot refers to, so it may be written from any thread.
  */
 public final class FrozenWindow {
     private static final int TAG_SUMMARISED = 1;
@@ -57,6 +57,9 @@ public final class FrozenWindow {
         out.writeLong(first);
         for (long number = first; number <= pendingSnapshotCounter; number++) {
             int slot = (int) (number % writeKeys.length);
+            if (writeKeys[slot] == null) {
+                throw new IllegalStateException("transaction " + number + " is not in the frozen certification window");
+            }
             writeKeys(out, writeKeys[slot]);
             BloomFilter<Bytes> summary = readSummaries[slot];
             KeyRange[] ranges = scans[slot];

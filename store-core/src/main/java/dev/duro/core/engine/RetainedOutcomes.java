@@ -110,30 +110,8 @@ final class RetainedOutcomes {
         return new Image(order.clone(), pscBefore.clone(), head, size, keys.clone(), hashes.clone(), values.clone());
     }
 
-    /** The retained ids at one moment ({@link #freeze}). */
-    static final class Image {
-        private final TxId[] order;
-        private final long[] pscBefore;
-        private final int head;
-        private final int size;
-        private final TxId[] keys;
-        private final int[] hashes;
-        private final Decided[] values;
-
-        private Image(TxId[] order, long[] pscBefore, int head, int size, TxId[] keys, int[] hashes, Decided[] values) {
-            this.order = order;
-            this.pscBefore = pscBefore;
-            this.head = head;
-            this.size = size;
-            this.keys = keys;
-            this.hashes = hashes;
-            this.values = values;
-        }
-
-        int size() {
-            return size;
-        }
-
+    /** The retained ids at one moment ({@link #freeze}): the ring of ids in order and the table of their values. */
+    record Image(TxId[] order, long[] pscBefore, int head, int size, TxId[] keys, int[] hashes, Decided[] values) {
         /** Visits every id, oldest first. */
         void forEach(Visitor visitor) {
             for (int i = 0; i < size; i++) {

@@ -35,11 +35,6 @@ final class TransactionStateCodec {
         this.codec = codec;
     }
 
-    void write(ByteWriter out, PartitionEngine engine) {
-        Frozen frozen = freeze(engine);
-        frozen.writeTo(out);
-    }
-
     /**
      * The sections as they are now, to be written later from any thread: {@code PENDING}, the pinned outcomes and the
      * buffered votes (each bounded by the transactions in flight) are encoded now; the retained outcomes, a hundred
@@ -69,18 +64,8 @@ final class TransactionStateCodec {
         return new Frozen(before, decided, after);
     }
 
-    /** The sections frozen by {@link #freeze}; written once. */
-    static final class Frozen {
-        private final ByteWriter before;
-        private final RetainedOutcomes.Image decided;
-        private final ByteWriter after;
-
-        private Frozen(ByteWriter before, RetainedOutcomes.Image decided, ByteWriter after) {
-            this.before = before;
-            this.decided = decided;
-            this.after = after;
-        }
-
+    /** The sections frozen by {@link #freeze}: encoded before and after the retained outcomes; written once. */
+    record Frozen(ByteWriter before, RetainedOutcomes.Image decided, ByteWriter after) {
         void writeTo(ByteWriter out) {
             before.moveTo(out);
             out.writeInt(decided.size());

@@ -30,22 +30,8 @@ final class CollectionQueue {
 
     private int size;
 
-    /** The entries queued at one moment, oldest first. */
-    static final class Image {
-        private final Block[] blocks;
-        private final int head;
-        private final int size;
-
-        private Image(Block[] blocks, int head, int size) {
-            this.blocks = blocks;
-            this.head = head;
-            this.size = size;
-        }
-
-        int size() {
-            return size;
-        }
-
+    /** The entries queued at one moment, oldest first: {@code size} of them from place {@code head} of the blocks. */
+    record Image(Block[] blocks, int head, int size) {
         Bytes keyAt(int index) {
             int at = head + index;
             return blocks[at / BLOCK_SIZE].keys[at % BLOCK_SIZE];
