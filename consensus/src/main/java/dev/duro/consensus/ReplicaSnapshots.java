@@ -4,8 +4,6 @@ import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.EngineStateCodec;
 import dev.duro.core.engine.PartitionEngine;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -96,12 +94,9 @@ final class ReplicaSnapshots {
             if (last == null) {
                 return null;
             }
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-            long startCpuNanos = threads.getCurrentThreadCpuTime();
-            long startNanos = System.nanoTime();
+            LockHold.Started freezing = LockHold.start();
             EngineStateCodec.Frozen frozen = stateCodec.freeze(locked);
-            return new SnapshotWriter.Job(
-                    last, frozen, System.nanoTime() - startNanos, threads.getCurrentThreadCpuTime() - startCpuNanos);
+            return new SnapshotWriter.Job(last, frozen, freezing.end());
         }));
         return SnapshotWriter.NONE;
     }

@@ -5,8 +5,6 @@ import dev.duro.core.engine.EngineStateCodec;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -15,7 +13,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -59,11 +56,8 @@ final class SnapshotWriter implements AutoCloseable {
     /** Ratis's answer for "no snapshot taken". */
     static final long NONE = -1;
 
-    /**
-     * A snapshot to write: the frozen state, the log position it holds, and how long freezing held the engine (and
-     * the CPU time the freezing thread spent meanwhile: the rest was waiting, for a core or a pause of the JVM).
-     */
-    record Job(TermIndex last, EngineStateCodec.Frozen state, long frozenNanos, long frozenCpuNanos) {}
+    /** A snapshot to write: the frozen state, the log position it holds, and how long freezing held the engine. */
+    record Job(TermIndex last, EngineStateCodec.Frozen state, LockHold frozen) {}
 
     private final int partition;
     private final SimpleStateMachineStorage storage;
@@ -192,8 +186,7 @@ final class SnapshotWriter implements AutoCloseable {
         Path digestFile = MD5FileUtil.getDigestFileForFile(target).toPath();
         try {
             long bytes;
-            long[] longestTurn = {0, 0}; // wall and CPU time of the turn that held the lock longest
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            LockHold[] longestTurn = {LockHold.NONE};
             MessageDigest digest = MD5FileUtil.newMD5();
             try (FileChannel channel = FileChannel.open(
                     temporary,
@@ -208,14 +201,9 @@ final class SnapshotWriter implements AutoCloseable {
                                     if (write.abandoned != null) {
                                         throw new CancellationException();
                                     }
-                                    long turnCpu = threads.getCurrentThreadCpuTime();
-                                    long turnStart = System.nanoTime();
+                                    LockHold.Started turnStart = LockHold.start();
                                     turn.run();
-                                    long turnNanos = System.nanoTime() - turnStart;
-                                    if (turnNanos > longestTurn[0]) {
-                                        longestTurn[0] = turnNanos;
-                                        longestTurn[1] = threads.getCurrentThreadCpuTime() - turnCpu;
-                                    }
+                                    longestTurn[0] = longestTurn[0].longer(turnStart.end());
                                 }));
                 channel.force(true);
             } catch (UncheckedIOException e) {
@@ -234,19 +222,21 @@ final class SnapshotWriter implements AutoCloseable {
             storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(target.toPath(), md5), last));
             finished.accumulateAndGet(last.getIndex(), Math::max);
             lastWritten = new SnapshotWritten(
-                    last.getIndex(), bytes, write.job.frozenNanos(), System.nanoTime() - startNanos, longestTurn[0]);
+                    last.getIndex(),
+                    bytes,
+                    write.job.frozen().nanos(),
+                    System.nanoTime() - startNanos,
+                    longestTurn[0].nanos());
             LOG.info(
-                    "partition {} snapshot at {} (SC {}): {} bytes, frozen in {} ms ({} ms of CPU) under the engine's lock, written in {}"
-                            + " ms beside applying (its longest turn under the lock {} ms, {} ms of CPU), synced and registered in {} ms",
+                    "partition {} snapshot at {} (SC {}): {} bytes, frozen in {} under the engine's lock, written in {}"
+                            + " ms beside applying, its longest turn under the lock {}; synced and registered in {} ms",
                     partition,
                     last,
                     write.job.state().snapshotCounter(),
                     bytes,
-                    String.format(Locale.ROOT, "%.2f", write.job.frozenNanos() / 1e6),
-                    String.format(Locale.ROOT, "%.2f", write.job.frozenCpuNanos() / 1e6),
+                    write.job.frozen(),
                     (writtenNanos - startNanos) / 1_000_000,
-                    String.format(Locale.ROOT, "%.2f", longestTurn[0] / 1e6),
-                    String.format(Locale.ROOT, "%.2f", longestTurn[1] / 1e6),
+                    longestTurn[0],
                     (System.nanoTime() - writtenNanos) / 1_000_000);
         } catch (CancellationException e) {
             LOG.info("partition {} snapshot at {} abandoned: {}", partition, last, write.abandoned);

@@ -82,7 +82,7 @@ class SnapshotWriterTest {
     private SnapshotWriter.Job job(long index) {
         frozen.incrementAndGet();
         synchronized (lock) {
-            return new SnapshotWriter.Job(TermIndex.valueOf(1, index), codec.freeze(engine), 0, 0);
+            return new SnapshotWriter.Job(TermIndex.valueOf(1, index), codec.freeze(engine), LockHold.NONE);
         }
     }
 
