@@ -50,9 +50,9 @@ final class DuroMetrics implements Closeable {
     /** Sources made here for meters that hold theirs weakly. */
     private final List<Object> sources = new ArrayList<>();
     /*
-     * The meters counted per event, each made and registered once: building and registering one per event (a meter
-     * id, its tags, a registry lookup) allocated more than all the rest of a node under load (docs/performance.md,
-     * "Meters made once").
+     * The meters counted per event, each made and registered once, then found by their tag values: building and
+     * registering one per event allocated a meter id and its tags and looked the registry up, at every commit, read
+     * and engine effect (docs/performance.md, "Meters made once").
      */
     private final ConcurrentHashMap<TransactionTags, Counter> transactionCounters = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<CommitTags, Timer> commitTimers = new ConcurrentHashMap<>();
