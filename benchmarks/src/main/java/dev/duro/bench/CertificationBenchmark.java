@@ -5,7 +5,6 @@ import dev.duro.core.Bytes;
 import dev.duro.core.Write;
 import dev.duro.core.certify.Certifier;
 import dev.duro.core.certify.CertifierSettings;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -88,7 +87,7 @@ public class CertificationBenchmark {
     private List<Bytes> readSet(SplittableRandom random, int base) {
         List<Bytes> reads = new ArrayList<>(readSetKeys);
         for (int k = 0; k < readSetKeys; k++) {
-            reads.add(key(base + random.nextInt(KEYS)));
+            reads.add(BenchKeys.fourBytes(base + random.nextInt(KEYS)));
         }
         return List.copyOf(reads);
     }
@@ -97,13 +96,9 @@ public class CertificationBenchmark {
         int keys = Math.max(1, readSetKeys / 4);
         List<Write> writes = new ArrayList<>(keys);
         for (int k = 0; k < keys; k++) {
-            writes.add(Write.put(key(base + random.nextInt(KEYS)), key(k)));
+            writes.add(Write.put(BenchKeys.fourBytes(base + random.nextInt(KEYS)), BenchKeys.fourBytes(k)));
         }
         return List.copyOf(writes);
-    }
-
-    private static Bytes key(int value) {
-        return Bytes.wrap(ByteBuffer.allocate(4).putInt(value).array());
     }
 
     /** One operation certifies one global transaction against the whole window. */

@@ -9,8 +9,6 @@ import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.PartitionEngine;
 import dev.duro.core.engine.Vote;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +44,6 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class CertifyAndFinishBenchmark {
-    private static final int KEYS_PER_SET = 4;
     /** Pre-generated transactions, reused round-robin; a power of two. */
     private static final int TRANSACTIONS = 1 << 16;
 
@@ -85,19 +82,10 @@ public class CertifyAndFinishBenchmark {
         readSets = new List[TRANSACTIONS];
         writeSets = new List[TRANSACTIONS];
         for (int t = 0; t < TRANSACTIONS; t++) {
-            List<Bytes> reads = new ArrayList<>(KEYS_PER_SET);
-            List<Write> writes = new ArrayList<>(KEYS_PER_SET);
-            for (int k = 0; k < KEYS_PER_SET; k++) {
-                reads.add(fourBytes(random.nextInt(keys)));
-                writes.add(Write.put(fourBytes(random.nextInt(keys)), fourBytes(random.nextInt())));
-            }
-            readSets[t] = List.copyOf(reads);
-            writeSets[t] = List.copyOf(writes);
+            BenchKeys.ReadsAndWrites transaction = BenchKeys.ReadsAndWrites.workloadA(random, keys);
+            readSets[t] = transaction.reads();
+            writeSets[t] = transaction.writes();
         }
-    }
-
-    private static Bytes fourBytes(int value) {
-        return Bytes.wrap(ByteBuffer.allocate(4).putInt(value).array());
     }
 
     /** One operation is one local transaction. */

@@ -1,6 +1,5 @@
 package dev.duro.bench;
 
-import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
@@ -8,7 +7,6 @@ import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.EngineStateCodec;
 import dev.duro.core.engine.PartitionEngine;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -34,7 +32,6 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class SnapshotFreezeBenchmark {
-    private static final int KEYS_PER_SET = 4;
     private static final int LOAD_BATCH = 1000;
     private static final List<Integer> PARTICIPANTS = List.of(0);
 
@@ -54,7 +51,7 @@ public class SnapshotFreezeBenchmark {
         for (int first = 0; first < keys; first += LOAD_BATCH) {
             List<Write> writes = new ArrayList<>(LOAD_BATCH);
             for (int k = first; k < Math.min(keys, first + LOAD_BATCH); k++) {
-                writes.add(Write.put(fourBytes(k), fourBytes(k)));
+                writes.add(Write.put(BenchKeys.fourBytes(k), BenchKeys.fourBytes(k)));
             }
             engine.deliver(new CommitRequest(
                     new TxId(1, ++sequence), PARTICIPANTS, engine.snapshotCounter(), List.of(), writes));
@@ -65,19 +62,14 @@ public class SnapshotFreezeBenchmark {
                         settings.certification().windowTransactions(),
                         Math.max(settings.outcomesRetained(), settings.snapshotsRetained()));
         for (long t = 0; t < steady; t++) {
-            List<Bytes> reads = new ArrayList<>(KEYS_PER_SET);
-            List<Write> writes = new ArrayList<>(KEYS_PER_SET);
-            for (int k = 0; k < KEYS_PER_SET; k++) {
-                reads.add(fourBytes(random.nextInt(keys)));
-                writes.add(Write.put(fourBytes(random.nextInt(keys)), fourBytes(random.nextInt())));
-            }
-            engine.deliver(
-                    new CommitRequest(new TxId(1, ++sequence), PARTICIPANTS, engine.snapshotCounter(), reads, writes));
+            BenchKeys.ReadsAndWrites transaction = BenchKeys.ReadsAndWrites.workloadA(random, keys);
+            engine.deliver(new CommitRequest(
+                    new TxId(1, ++sequence),
+                    PARTICIPANTS,
+                    engine.snapshotCounter(),
+                    transaction.reads(),
+                    transaction.writes()));
         }
-    }
-
-    private static Bytes fourBytes(int value) {
-        return Bytes.wrap(ByteBuffer.allocate(4).putInt(value).array());
     }
 
     /** The whole freeze of the engine's state, and its release. */

@@ -8,7 +8,6 @@ import dev.duro.core.node.PeerMessageCodec;
 import dev.duro.core.wire.CommitTransaction;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.WireCodec;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -50,17 +49,13 @@ public class WireCodecBenchmark {
             List<Bytes> reads = new ArrayList<>();
             List<Write> writes = new ArrayList<>();
             for (int k = 0; k < keys / partitions; k++) {
-                reads.add(key(p * 1000 + k));
-                writes.add(Write.put(key(p * 1000 + 500 + k), Bytes.wrap(new byte[valueBytes])));
+                reads.add(BenchKeys.fourBytes(p * 1000 + k));
+                writes.add(Write.put(BenchKeys.fourBytes(p * 1000 + 500 + k), Bytes.wrap(new byte[valueBytes])));
             }
             participants.add(new CommitTransaction.Participant(p, 12_345, reads, writes));
         }
         commit = new CommitTransaction(7, new TxId(99, 1), participants);
         frame = codec.encode(commit);
-    }
-
-    private static Bytes key(int value) {
-        return Bytes.wrap(ByteBuffer.allocate(4).putInt(value).array());
     }
 
     @Benchmark
