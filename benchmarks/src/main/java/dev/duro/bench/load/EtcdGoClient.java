@@ -1,16 +1,14 @@
 package dev.duro.bench.load;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -19,6 +17,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.Nullable;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -40,17 +39,24 @@ final class EtcdGoClient {
     static final String MEASURE_BEGIN = "duro-measure-begin";
     static final String MEASURE_END = "duro-measure-end";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES, true)
+            .configure(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES, true)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     /** Beyond warm-up and measuring: connecting, and finishing the transactions in flight at the end. */
     private static final long GRACE_SECONDS = 120;
+    /** Where the Go toolchain is looked for: the PATH, then where it installs itself. */
+    private static final List<String> GO_COMMANDS = List.of("go", "/usr/local/go/bin/go");
 
     private EtcdGoClient() {}
+
+    /** What the client writes on its standard output when it is done; every transaction committed has a latency. */
+    record Result(long aborted, long errors, double seconds, double cpuSeconds, long[] latenciesMicros) {}
 
     /** Runs the load of {@code options} against {@code etcd} with the Go client, and reads its result. */
     static Report run(EtcdTarget etcd, LoadOptions options, PrintStream console)
             throws IOException, InterruptedException {
-        ReadWriteTransactions shape = Objects.requireNonNull(
-                options.workload().readWriteShape(), "LoadOptions admits only read-write workloads for the Go client");
+        ReadWriteTransactions shape = shapeOf(options);
         Path binary = build(console);
         List<String> command = new ArrayList<>(List.of(
                 binary.toString(),
@@ -70,75 +76,76 @@ final class EtcdGoClient {
                 Long.toString(options.warmup().toSeconds()),
                 "-duration",
                 Long.toString(options.duration().toSeconds())));
-        if (EtcdTarget.serializableReads()) {
+        if (etcd.serializable()) {
             command.add("-serializable");
         }
-        Process process = new ProcessBuilder(command).start();
-        AtomicLong serverCpuBegin = new AtomicLong(-1);
-        AtomicLong serverCpuEnd = new AtomicLong(-1);
-        Thread pump = new Thread(
-                () -> pumpErrors(process.getErrorStream(), console, etcd, serverCpuBegin, serverCpuEnd),
-                "etcd-client-stderr");
-        pump.setDaemon(true);
-        pump.start();
-        byte[] output;
-        try (InputStream stdout = process.getInputStream()) {
-            output = stdout.readAllBytes();
+        Path output = Files.createTempFile("etcd-client", ".json");
+        Process process =
+                new ProcessBuilder(command).redirectOutput(output.toFile()).start();
+        try {
+            AtomicLong serverCpuBegin = new AtomicLong(-1);
+            AtomicLong serverCpuEnd = new AtomicLong(-1);
+            Thread pump = new Thread(
+                    () -> pumpErrors(process.getErrorStream(), console, etcd, serverCpuBegin, serverCpuEnd),
+                    "etcd-client-stderr");
+            pump.setDaemon(true);
+            pump.start();
+            long limit = options.warmup().toSeconds() + options.duration().toSeconds() + GRACE_SECONDS;
+            if (!process.waitFor(limit, TimeUnit.SECONDS)) {
+                throw new IOException("the etcd client did not finish within " + limit + " s");
+            }
+            pump.join(5_000);
+            if (process.exitValue() != 0) {
+                throw new IOException("the etcd client (" + binary + ") exited with status " + process.exitValue());
+            }
+            if (serverCpuBegin.get() < 0 || serverCpuEnd.get() < 0) {
+                throw new IOException("the etcd client did not mark its measured window (" + MEASURE_BEGIN + ", "
+                        + MEASURE_END + " on its error stream), so the members' CPU is unknown");
+            }
+            double serverCpuSeconds = (serverCpuEnd.get() - serverCpuBegin.get()) / 1e9;
+            return report(etcd.name(), options, JSON.readValue(output.toFile(), Result.class), serverCpuSeconds);
+        } finally {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+            }
+            Files.deleteIfExists(output);
         }
-        long limit = options.warmup().toSeconds() + options.duration().toSeconds() + GRACE_SECONDS;
-        if (!process.waitFor(limit, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IOException("the etcd client did not finish within " + limit + " s");
-        }
-        pump.join(5_000);
-        if (process.exitValue() != 0) {
-            throw new IOException("the etcd client (" + binary + ") exited with status " + process.exitValue());
-        }
-        double serverCpuSeconds = serverCpuBegin.get() < 0 || serverCpuEnd.get() < 0
-                ? Double.NaN
-                : (serverCpuEnd.get() - serverCpuBegin.get()) / 1e9;
-        return report(etcd.name(), options, shape, JSON.readTree(output), serverCpuSeconds);
     }
 
-    /** The report of one run from the client's JSON result. */
-    static Report report(
-            String system, LoadOptions options, ReadWriteTransactions shape, JsonNode result, double serverCpuSeconds) {
-        TxKind kind = shape.readOnly() ? TxKind.READ_ONLY : TxKind.LOCAL;
+    private static ReadWriteTransactions shapeOf(LoadOptions options) {
+        return Objects.requireNonNull(
+                options.workload().readWriteShape(), "LoadOptions admits only read-write workloads for the Go client");
+    }
+
+    /** The report of one run from the client's result. */
+    static Report report(String system, LoadOptions options, Result result, double serverCpuSeconds) {
+        TxKind kind = shapeOf(options).readOnly() ? TxKind.READ_ONLY : TxKind.LOCAL;
         Map<TxKind, Long> committed = new EnumMap<>(TxKind.class);
         Map<TxKind, Histogram> latencies = new EnumMap<>(TxKind.class);
         for (TxKind each : TxKind.values()) {
             committed.put(each, 0L);
             latencies.put(each, new Histogram(3));
         }
-        committed.put(kind, field(result, "committed").asLong());
+        committed.put(kind, (long) result.latenciesMicros().length);
         Histogram histogram = Objects.requireNonNull(latencies.get(kind));
-        for (JsonNode micros : field(result, "latenciesMicros")) {
-            histogram.recordValue(Math.max(0, Math.min(micros.asLong(), 60_000_000L)));
+        for (long micros : result.latenciesMicros()) {
+            histogram.recordValue(Math.max(0, Math.min(micros, LoadGenerator.LATENCY_MAX_MICROS)));
         }
         Map<String, Long> aborted = new TreeMap<>();
-        long compareFailed = field(result, "aborted").asLong();
-        if (compareFailed > 0) {
-            aborted.put("compare-failed", compareFailed);
+        if (result.aborted() > 0) {
+            aborted.put("compare-failed", result.aborted());
         }
         return new Report(
                 system,
                 options,
-                field(result, "seconds").asDouble(),
+                result.seconds(),
                 committed,
                 aborted,
-                field(result, "errors").asLong(),
+                result.errors(),
                 latencies,
-                new Report.Cpu(field(result, "cpuSeconds").asDouble(), serverCpuSeconds, false),
+                new Report.Cpu(result.cpuSeconds(), serverCpuSeconds, false),
                 Double.NaN,
                 Double.NaN);
-    }
-
-    private static JsonNode field(JsonNode result, String name) {
-        JsonNode value = result.get(name);
-        if (value == null || value.isNull()) {
-            throw new IllegalStateException("the etcd client's result lacks '" + name + "': " + result);
-        }
-        return value;
     }
 
     /**
@@ -173,8 +180,8 @@ final class EtcdGoClient {
     }
 
     /**
-     * The client binary, built with {@code go build} when it is missing or older than its sources. The Go module
-     * cache fills from the module proxy on the first build.
+     * The client binary, built with {@code go build}, which rebuilds only what changed (and fills the Go module cache
+     * from the module proxy the first time). Without the Go toolchain, a binary built before is used as it is.
      */
     static synchronized Path build(PrintStream console) throws IOException, InterruptedException {
         Path source = Files.isDirectory(SOURCE_IN_REPOSITORY) ? SOURCE_IN_REPOSITORY : SOURCE_IN_MODULE;
@@ -184,50 +191,46 @@ final class EtcdGoClient {
         }
         // benchmarks/target/etcd-client, beside the module's other build output
         Path binary = source.toAbsolutePath().resolveSibling("target").resolve("etcd-client");
-        if (Files.exists(binary) && !olderThanSources(source, Files.getLastModifiedTime(binary))) {
-            return binary;
-        }
-        String go = goCommand();
-        console.println("building the etcd client (" + source + ") with " + go + " ...");
         Files.createDirectories(Objects.requireNonNull(binary.getParent()));
-        Process build = new ProcessBuilder(go, "build", "-o", binary.toString(), ".")
-                .directory(source.toFile())
-                .redirectErrorStream(true)
-                .start();
-        String output;
-        try (InputStream in = build.getInputStream()) {
-            output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        Path log = Files.createTempFile("etcd-client-build", ".log");
+        try {
+            Process build = startGoBuild(source, binary, log);
+            if (build == null) {
+                if (Files.isExecutable(binary)) {
+                    return binary;
+                }
+                throw new IOException("the etcd baseline's client needs the Go toolchain (one of " + GO_COMMANDS
+                        + "); or drive etcd through jetcd with --etcd-client jetcd");
+            }
+            try {
+                if (!build.waitFor(10, TimeUnit.MINUTES) || build.exitValue() != 0) {
+                    throw new IOException(
+                            "building the etcd client failed:\n" + Files.readString(log, StandardCharsets.UTF_8));
+                }
+            } finally {
+                if (build.isAlive()) {
+                    build.destroyForcibly();
+                }
+            }
+            return binary;
+        } finally {
+            Files.deleteIfExists(log);
         }
-        if (!build.waitFor(10, TimeUnit.MINUTES) || build.exitValue() != 0) {
-            build.destroyForcibly();
-            throw new IOException("building the etcd client failed:\n" + output);
-        }
-        return binary;
     }
 
-    private static boolean olderThanSources(Path sources, FileTime built) throws IOException {
-        for (String name : List.of("main.go", "go.mod", "go.sum")) {
-            Path file = sources.resolve(name);
-            if (Files.exists(file) && Files.getLastModifiedTime(file).compareTo(built) > 0) {
-                return true;
+    /** {@code go build} of {@code source} into {@code binary}, output to {@code log}; null without the toolchain. */
+    private static @Nullable Process startGoBuild(Path source, Path binary, Path log) {
+        for (String go : GO_COMMANDS) {
+            try {
+                return new ProcessBuilder(go, "build", "-o", binary.toString(), ".")
+                        .directory(source.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
+            } catch (IOException notThere) {
+                // the next place
             }
         }
-        return false;
-    }
-
-    /** {@code go} on the PATH, or where the Go toolchain installs itself. */
-    private static String goCommand() throws IOException {
-        String path = System.getenv().getOrDefault("PATH", "");
-        for (String dir : path.split(File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "go"))) {
-                return Path.of(dir, "go").toString();
-            }
-        }
-        Path usual = Path.of("/usr/local/go/bin/go");
-        if (Files.isExecutable(usual)) {
-            return usual.toString();
-        }
-        throw new IOException("the etcd baseline's client needs the Go toolchain (go on the PATH or " + usual
-                + "); or drive etcd through jetcd with --etcd-client jetcd");
+        return null;
     }
 }

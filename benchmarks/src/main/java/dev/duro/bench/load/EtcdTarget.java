@@ -71,6 +71,11 @@ public final class EtcdTarget implements Target {
         }
     }
 
+    /** Whether this target's reads are serializable rather than linearizable. */
+    boolean serializable() {
+        return serializable;
+    }
+
     /** Whether this run asked for serializable reads ({@link #SERIALIZABLE_PROPERTY}). */
     public static boolean serializableReads() {
         return Boolean.getBoolean(SERIALIZABLE_PROPERTY);

@@ -23,6 +23,9 @@ import org.HdrHistogram.Recorder;
  * HdrHistograms; aborts are counted by reason and not retried, so the abort rate is the protocol's.
  */
 public final class LoadGenerator {
+    /** Latencies are recorded up to a minute; a longer one counts as a minute. */
+    static final long LATENCY_MAX_MICROS = 60_000_000L;
+
     private final LoadOptions options;
     private final PrintStream out;
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -167,7 +170,7 @@ public final class LoadGenerator {
                 long begun = System.nanoTime();
                 try {
                     session.execute(plan);
-                    long micros = Math.min((System.nanoTime() - begun) / 1_000, 60_000_000L);
+                    long micros = Math.min((System.nanoTime() - begun) / 1_000, LATENCY_MAX_MICROS);
                     Objects.requireNonNull(latencies.get(plan.kind()), "a histogram per class")
                             .recordValue(micros);
                     Objects.requireNonNull(commits.get(plan.kind()), "a counter per class")

@@ -17,7 +17,8 @@ public final class Report {
     /**
      * CPU seconds of the measured period.
      *
-     * @param thisProcess the load generator's JVM: the clients, and the servers too if they run in it
+     * @param thisProcess the clients' process: the load generator's JVM (and the servers too if they run in it), or
+     *     the Go etcd client's process when it drives etcd
      * @param servers the server processes' (Duro nodes, etcd members); NaN when they were not measured apart
      * @param serversInThisProcess whether the servers run in the load generator's JVM
      */

@@ -27,8 +27,8 @@ import javax.annotation.Nullable;
  * @param cpuMillisPerCommit all CPU measured (this process and the server processes) per committed transaction
  * @param serverCpuMillisPerCommit the server processes' CPU per committed transaction; null when they run in the
  *     load generator's JVM or were not named ({@code --cluster} without {@code --server-pids})
- * @param clientCpuMillisPerCommit the load generator's CPU per committed transaction; null when the servers share
- *     its JVM
+ * @param clientCpuMillisPerCommit the clients' process's CPU (the load generator's JVM, or the Go etcd client's) per
+ *     committed transaction; null when the servers share the load generator's JVM
  * @param commandsPerLogEntry transactions per log entry (group commit); null unless the nodes run in process
  * @param aborts aborted transactions by reason
  * @param classes latencies by class of transaction ({@link TxKind} names)

@@ -4,20 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 /** How the load generator reads the Go etcd client's result into its report. */
 class EtcdGoClientTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ReadWriteTransactions WORKLOAD_A = new ReadWriteTransactions(4, 4, 4);
 
     @Test
     void countsLatenciesAndBothCpusReachTheReport() throws Exception {
-        JsonNode result = JSON.readTree("{\"committed\":3,\"aborted\":2,\"errors\":1,\"lastError\":\"x\","
+        EtcdGoClient.Result result = parse("{\"aborted\":2,\"errors\":1,"
                 + "\"seconds\":2.0,\"cpuSeconds\":0.5,\"latenciesMicros\":[1000,2000,3000]}");
-        Report report = EtcdGoClient.report("etcd-3", LoadOptions.parse("--system", "etcd"), WORKLOAD_A, result, 1.5);
+        Report report = EtcdGoClient.report("etcd-3", LoadOptions.parse("--system", "etcd"), result, 1.5);
         assertEquals(3, report.committed(TxKind.LOCAL));
         assertEquals(0, report.committed(TxKind.READ_ONLY));
         assertEquals(1.5, report.committedPerSecond());
@@ -31,21 +28,23 @@ class EtcdGoClientTest {
 
     @Test
     void aReadOnlyWorkloadsCommitsAreReadOnly() throws Exception {
-        JsonNode result = JSON.readTree("{\"committed\":1,\"aborted\":0,\"errors\":0,\"seconds\":1.0,"
-                + "\"cpuSeconds\":0.1,\"latenciesMicros\":[500]}");
+        EtcdGoClient.Result result =
+                parse("{\"aborted\":0,\"errors\":0,\"seconds\":1.0," + "\"cpuSeconds\":0.1,\"latenciesMicros\":[500]}");
         LoadOptions options = LoadOptions.parse("--system", "etcd", "--workload", "C");
-        Report report = EtcdGoClient.report("etcd-3", options, new ReadWriteTransactions(8, 0, 4), result, 0.2);
+        Report report = EtcdGoClient.report("etcd-3", options, result, 0.2);
         assertEquals(1, report.committed(TxKind.READ_ONLY));
         assertEquals(0, report.committed(TxKind.LOCAL));
     }
 
     @Test
-    void aResultWithoutAFieldIsRefusedNamingIt() throws Exception {
-        JsonNode result =
-                JSON.readTree("{\"committed\":1,\"aborted\":0,\"errors\":0,\"seconds\":1.0,\"latenciesMicros\":[]}");
-        IllegalStateException refused = assertThrows(
-                IllegalStateException.class,
-                () -> EtcdGoClient.report("etcd-3", LoadOptions.parse("--system", "etcd"), WORKLOAD_A, result, 0));
+    void aResultWithoutAFieldIsRefusedNamingIt() {
+        IOException refused = assertThrows(
+                IOException.class, () -> parse("{\"aborted\":0,\"errors\":0,\"seconds\":1.0,\"latenciesMicros\":[]}"));
         assertTrue(refused.getMessage().contains("'cpuSeconds'"), refused.getMessage());
+    }
+
+    /** Parses as the client's run does: through {@link EtcdGoClient#JSON}. */
+    private static EtcdGoClient.Result parse(String json) throws IOException {
+        return EtcdGoClient.JSON.readValue(json, EtcdGoClient.Result.class);
     }
 }

@@ -65,7 +65,10 @@ class EtcdTargetTest {
                 out.toString());
         Report report = new LoadGenerator(options, new PrintStream(OutputStream.nullOutputStream())).run(target);
         assertTrue(report.committed() > 0, "nothing committed");
-        assertEquals(report.committed(), report.latency(TxKind.LOCAL).getTotalCount());
+        assertTrue(
+                report.latency(TxKind.LOCAL).getValueAtPercentile(50) >= 100,
+                "a transaction of five round trips to etcd takes more than 100 µs: p50 "
+                        + report.latency(TxKind.LOCAL).getValueAtPercentile(50));
         assertEquals(0, report.errors());
         assertTrue(report.cpu().client() > 0, "client CPU " + report.cpu().client());
         assertTrue(report.cpu().server() > 0, "member CPU " + report.cpu().server());
