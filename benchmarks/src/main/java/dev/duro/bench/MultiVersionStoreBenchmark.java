@@ -4,7 +4,6 @@ import dev.duro.core.Bytes;
 import dev.duro.core.VersionedValue;
 import dev.duro.core.store.FrozenStore;
 import dev.duro.core.store.MultiVersionStore;
-import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -47,7 +46,7 @@ public class MultiVersionStoreBenchmark {
         store = new MultiVersionStore();
         keyTable = new Bytes[keys];
         for (int i = 0; i < keys; i++) {
-            keyTable[i] = Bytes.wrap(ByteBuffer.allocate(4).putInt(i).array());
+            keyTable[i] = BenchKeys.fourBytes(i);
         }
         value = Bytes.wrap(new byte[] {1, 2, 3, 4});
         random = new SplittableRandom(42);

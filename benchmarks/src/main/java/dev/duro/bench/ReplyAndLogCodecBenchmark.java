@@ -13,7 +13,6 @@ import dev.duro.core.wire.Message;
 import dev.duro.core.wire.OutcomeReply;
 import dev.duro.core.wire.ReadReply;
 import dev.duro.core.wire.WireCodec;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +50,7 @@ public class ReplyAndLogCodecBenchmark {
 
     @Setup
     public void setUp() {
-        readReply = new ReadReply(17, 0, 123_456, key(99), 123_001);
+        readReply = new ReadReply(17, 0, 123_456, BenchKeys.fourBytes(99), 123_001);
         TxId tid = new TxId(99, 1);
         outcomeReply = new OutcomeReply(18, Outcome.committed(tid, List.of(0, 1), List.of(123_457L, 98_765L)));
         entry = new ArrayList<>(ENTRY_COMMANDS);
@@ -59,18 +58,14 @@ public class ReplyAndLogCodecBenchmark {
             List<Bytes> reads = new ArrayList<>();
             List<Write> writes = new ArrayList<>();
             for (int k = 0; k < 4; k++) {
-                reads.add(key(t * 100 + k));
-                writes.add(Write.put(key(t * 100 + 50 + k), key(k)));
+                reads.add(BenchKeys.fourBytes(t * 100 + k));
+                writes.add(Write.put(BenchKeys.fourBytes(t * 100 + 50 + k), BenchKeys.fourBytes(k)));
             }
             entry.add(new CommitRequest(new TxId(99, t + 1), List.of(0), 123_456, reads, writes));
         }
         readReplyFrame = wire.encode(readReply);
         outcomeReplyFrame = wire.encode(outcomeReply);
         entryBytes = log.encode(entry);
-    }
-
-    private static Bytes key(int value) {
-        return Bytes.wrap(ByteBuffer.allocate(4).putInt(value).array());
     }
 
     @Benchmark
