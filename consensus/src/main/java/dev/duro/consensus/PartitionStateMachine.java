@@ -89,6 +89,9 @@ public final class PartitionStateMachine extends BaseStateMachine {
      */
     private volatile String node = "-";
 
+    /** The term of each entry applied since the last restore, for this replica's appenders when it leads. */
+    private final AppliedTerms appliedTerms = new AppliedTerms();
+
     /** How often Ratis told this replica of a new leader (metrics). */
     private final AtomicLong leaderChanges = new AtomicLong();
 
@@ -136,7 +139,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
                     .startAndTransition(
                             () -> {
                                 SingleFileSnapshotInfo latest = storage.getLatestSnapshot();
-                                snapshots.restore(latest, "at start-up", this::setLastAppliedTermIndex);
+                                snapshots.restore(latest, "at start-up", this::restoredTo);
                                 if (latest != null) { // Ratis opens the log after this returns
                                     LogBehindSnapshot.dropIfBehind(
                                             partition,
@@ -171,7 +174,7 @@ public final class PartitionStateMachine extends BaseStateMachine {
     public void reinitialize() throws IOException {
         LogContext.Scope context = LogContext.partition(node, partition);
         try {
-            snapshots.restore(storage.loadLatestSnapshot(), "fetched from the leader", this::setLastAppliedTermIndex);
+            snapshots.restore(storage.loadLatestSnapshot(), "fetched from the leader", this::restoredTo);
             LifeCycle lifeCycle = getLifeCycle();
             if (lifeCycle.compareAndTransition(LifeCycle.State.PAUSED, LifeCycle.State.STARTING)) {
                 lifeCycle.transition(LifeCycle.State.RUNNING);
@@ -213,6 +216,28 @@ public final class PartitionStateMachine extends BaseStateMachine {
     @Override
     public StateMachineStorage getStateMachineStorage() {
         return storage;
+    }
+
+    /** The state was replaced by a snapshot's, which ends at {@code last}. */
+    private void restoredTo(TermIndex last) {
+        appliedTerms.restart(last);
+        setLastAppliedTermIndex(last);
+    }
+
+    /** Every applied entry (the state machine's own and Ratis's configuration entries) comes through here. */
+    @Override
+    protected boolean updateLastAppliedTermIndex(TermIndex applied) {
+        appliedTerms.applied(applied);
+        return super.updateLastAppliedTermIndex(applied);
+    }
+
+    /**
+     * The term of the entry at {@code index} if this replica applied it since it last started or loaded a snapshot
+     * (its appenders name a purged entry with it: {@link DuroLogAppender}); otherwise {@code null}.
+     */
+    @Nullable
+    TermIndex appliedTermIndexOf(long index) {
+        return appliedTerms.termIndexOf(index, appliedIndex());
     }
 
     /** The index of the last entry applied, -1 before any (a replica wiped or new). */

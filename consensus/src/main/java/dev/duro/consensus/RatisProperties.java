@@ -2,6 +2,7 @@ package dev.duro.consensus;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.server.RaftServerConfigKeys;
@@ -26,6 +27,8 @@ final class RatisProperties {
     /** The properties of the node's Raft server, which hosts every partition group the node replicates. */
     static RaftProperties server(ConsensusSettings settings) {
         RaftProperties properties = new RaftProperties();
+        // Ratis's gRPC, with an appender that can name an entry the leader purged (DuroLogAppender).
+        RaftConfigKeys.Rpc.setType(properties, new DuroRpcType());
         RaftServerConfigKeys.setStorageDir(
                 properties, List.of(settings.storageDirectory().toFile()));
         RaftServerConfigKeys.setRemovedGroupsDir(
