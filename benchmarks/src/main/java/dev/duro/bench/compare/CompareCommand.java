@@ -71,6 +71,14 @@ public final class CompareCommand implements Callable<Integer> {
     private Integer warmupSeconds;
 
     @Option(
+            names = "--jit-settle",
+            paramLabel = "S",
+            description = "at most this many seconds more warm-up per run while the JVMs measured still compile"
+                    + " (180; --quick: 0)")
+    @Nullable
+    private Integer jitSettleSeconds;
+
+    @Option(
             names = "--repetitions",
             paramLabel = "N",
             description = "runs per configuration; median and min-max reported (3)")
@@ -166,6 +174,7 @@ public final class CompareCommand implements Callable<Integer> {
                     clients != null ? clients : 64,
                     durationSeconds != null ? durationSeconds : quick ? 3 : 10,
                     warmupSeconds != null ? warmupSeconds : quick ? 2 : 5,
+                    jitSettleSeconds != null ? jitSettleSeconds : quick ? 0 : 180,
                     repetitions != null ? repetitions : quick ? 1 : 3,
                     systems != null
                             ? systems

@@ -17,6 +17,7 @@ public record CompareOptions(
         int clients,
         int durationSeconds,
         int warmupSeconds,
+        int jitSettleSeconds,
         int repetitions,
         List<SystemSpec> systems,
         List<Integer> globals,
@@ -27,6 +28,7 @@ public record CompareOptions(
         require(clients >= 1 && clients <= 10_000, "--clients must be in [1, 10000]");
         require(durationSeconds >= 1, "--duration must be >= 1");
         require(warmupSeconds >= 0, "--warmup must be >= 0");
+        require(jitSettleSeconds >= 0, "--jit-settle must be >= 0");
         require(repetitions >= 1 && repetitions <= 100, "--repetitions must be in [1, 100]");
         require(!systems.isEmpty(), "--systems must name at least one system");
         require(!globals.isEmpty(), "--globals must name at least one percentage");
@@ -62,7 +64,7 @@ public record CompareOptions(
 
     /**
      * Seconds of load the matrix and the client sweep run, the longer first warm-up after each start included (not
-     * the start-ups).
+     * the start-ups, nor warm-ups extended while the JIT compiles: up to {@code jitSettleSeconds} per run).
      */
     public long loadSeconds() {
         return (long) systems.size()
@@ -94,6 +96,7 @@ public record CompareOptions(
                 "--clients", Integer.toString(runClients),
                 "--duration", Integer.toString(durationSeconds),
                 "--warmup", Integer.toString(warmup),
+                "--jit-settle", Integer.toString(jitSettleSeconds),
                 "--keys-per-partition", Integer.toString(keysPerPartition),
                 "--out", out.toString()));
         Workload shape = Workload.named(workload);

@@ -135,6 +135,11 @@ public final class DuroTarget implements Target {
     }
 
     @Override
+    public List<Long> serverPids() {
+        return serverPids;
+    }
+
+    @Override
     public long serverCpuNanos() {
         return serverPids.isEmpty() ? -1 : ProcessCpu.nanos(serverPids);
     }

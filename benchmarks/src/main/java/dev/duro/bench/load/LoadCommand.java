@@ -90,6 +90,14 @@ public final class LoadCommand implements Callable<Integer> {
     private int warmupSeconds = 10;
 
     @Option(
+            names = "--jit-settle",
+            order = 8,
+            paramLabel = "S",
+            description = "at most this many seconds more warm-up while the JVMs measured are still compiling"
+                    + " (${DEFAULT-VALUE}; 0: none)")
+    private int jitSettleSeconds = 180;
+
+    @Option(
             names = "--keys-per-partition",
             order = 9,
             paramLabel = "N",
@@ -249,6 +257,7 @@ public final class LoadCommand implements Callable<Integer> {
                     clients,
                     Duration.ofSeconds(durationSeconds),
                     Duration.ofSeconds(warmupSeconds),
+                    Duration.ofSeconds(jitSettleSeconds),
                     keysPerPartition,
                     zipfSkew != null ? zipfSkew : workload.defaultZipfSkew(),
                     cluster,

@@ -86,7 +86,11 @@ public final class LoadGenerator {
             thread.start();
             threads.add(thread);
         }
+        List<Long> watched = new ArrayList<>(target.serverPids());
+        watched.add(ProcessHandle.current().pid());
+        JitSettle jit = JitSettle.watch(watched);
         progress("warm-up", options.warmup());
+        Duration jitWait = jit.await(options.jitSettleMax(), out);
         for (Recorder recorder : latencies.values()) {
             recorder.reset();
         }
@@ -126,7 +130,7 @@ public final class LoadGenerator {
         }
         return new Report(
                 target.name(),
-                options,
+                options.withWarmup(options.warmup().plus(jitWait)),
                 seconds,
                 committed,
                 aborted,

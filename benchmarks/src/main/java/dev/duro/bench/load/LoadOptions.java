@@ -20,6 +20,7 @@ public record LoadOptions(
         int clients,
         Duration duration,
         Duration warmup,
+        Duration jitSettleMax,
         int keysPerPartition,
         double zipfSkew,
         @Nullable String cluster,
@@ -51,6 +52,7 @@ public record LoadOptions(
         require(clients >= 1 && clients <= 10_000, "--clients must be in [1, 10000]");
         require(!duration.isNegative() && !duration.isZero(), "--duration must be positive");
         require(!warmup.isNegative(), "--warmup must be >= 0");
+        require(!jitSettleMax.isNegative(), "--jit-settle must be >= 0");
         require(keysPerPartition >= 16, "--keys-per-partition must be >= 16");
         require(zipfSkew >= 0 && zipfSkew < 5, "--zipf must be in [0, 5)");
         require(!etcdThroughJetcd || system == SystemKind.ETCD, "--etcd-client chooses how --system etcd is driven");
@@ -64,6 +66,30 @@ public record LoadOptions(
         if (!condition) {
             throw new IllegalArgumentException(message);
         }
+    }
+
+    /** These options with the warm-up that actually ran ({@code --warmup} and the wait for the JIT), for reports. */
+    public LoadOptions withWarmup(Duration ran) {
+        return new LoadOptions(
+                workload,
+                globalPercent,
+                globalPartitions,
+                partitions,
+                replicas,
+                clients,
+                duration,
+                ran,
+                jitSettleMax,
+                keysPerPartition,
+                zipfSkew,
+                cluster,
+                outputDirectory,
+                system,
+                inProcess,
+                tls,
+                serverPids,
+                nodeSettings,
+                etcdThroughJetcd);
     }
 
     /**

@@ -34,6 +34,11 @@ public interface Target extends AutoCloseable {
         return -1;
     }
 
+    /** The server processes, where they are known and apart from this one (their compilers are watched: {@link JitSettle}). */
+    default List<Long> serverPids() {
+        return List.of();
+    }
+
     /** Whether the servers run in the load generator's JVM, whose CPU then covers clients and servers alike. */
     default boolean serversInThisProcess() {
         return false;

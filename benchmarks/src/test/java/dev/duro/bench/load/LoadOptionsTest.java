@@ -59,6 +59,8 @@ class LoadOptionsTest {
                 "8",
                 "--warmup",
                 "9",
+                "--jit-settle",
+                "0",
                 "--keys-per-partition",
                 "1000",
                 "--zipf",
@@ -81,6 +83,14 @@ class LoadOptionsTest {
         assertEquals(7, o.clients());
         assertEquals(Duration.ofSeconds(8), o.duration());
         assertEquals(Duration.ofSeconds(9), o.warmup());
+        assertEquals(Duration.ZERO, o.jitSettleMax());
+        assertEquals(
+                Duration.ofSeconds(99), o.withWarmup(Duration.ofSeconds(99)).warmup());
+        assertEquals(o, o.withWarmup(Duration.ofSeconds(99)).withWarmup(o.warmup()), "only the warm-up changes");
+        assertEquals(Duration.ofSeconds(180), LoadOptions.parse().jitSettleMax(), "warm JVMs unless told otherwise");
+        IllegalArgumentException negative =
+                assertThrows(IllegalArgumentException.class, () -> LoadOptions.parse("--jit-settle", "-1"));
+        assertTrue(negative.getMessage().contains("--jit-settle"), negative.getMessage());
         assertEquals(1000, o.keysPerPartition());
         assertEquals(0.5, o.zipfSkew());
         assertEquals(SystemKind.DUR, o.system());
