@@ -140,11 +140,6 @@ public final class DuroTarget implements Target {
     }
 
     @Override
-    public long serverCpuNanos() {
-        return serverPids.isEmpty() ? -1 : ProcessCpu.nanos(serverPids);
-    }
-
-    @Override
     public boolean serversInThisProcess() {
         return cluster != null && serverPids.isEmpty();
     }

@@ -183,11 +183,6 @@ public final class EtcdCluster implements AutoCloseable {
         return members.stream().map(Process::pid).toList();
     }
 
-    /** CPU (user + system, nanoseconds) the members have used so far ({@link ProcessCpu}). */
-    public long cpuNanos() {
-        return ProcessCpu.nanos(members.stream().map(Process::pid).toList());
-    }
-
     /** SIGTERM to each member by pid, then SIGKILL to any still alive after {@link #STOP_TIMEOUT}. */
     private void stopMembers() {
         for (Process member : members) {

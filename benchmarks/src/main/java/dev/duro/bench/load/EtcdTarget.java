@@ -102,8 +102,8 @@ public final class EtcdTarget implements Target {
     }
 
     @Override
-    public long serverCpuNanos() {
-        return cluster.cpuNanos();
+    public List<Long> serverPids() {
+        return cluster.pids();
     }
 
     void execute(TxPlan plan) {

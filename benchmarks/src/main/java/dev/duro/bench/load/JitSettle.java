@@ -104,8 +104,7 @@ final class JitSettle {
     record Ticks(long compiler, long total) {
         /** Null where the per-thread accounts cannot be read (not Linux). */
         static @Nullable Ticks of(List<Long> pids) {
-            long compiler = 0;
-            long total = 0;
+            Ticks sum = new Ticks(0, 0);
             for (long pid : pids) {
                 Path tasks = Path.of("/proc", Long.toString(pid), "task");
                 if (!Files.isDirectory(tasks)) {
@@ -116,36 +115,33 @@ final class JitSettle {
                 }
                 try (Stream<Path> threads = Files.list(tasks)) {
                     for (Path thread : threads.toList()) {
-                        String stat = read(thread.resolve("stat"));
-                        long ticks = ticksOf(stat);
-                        total += ticks;
-                        if (isCompiler(stat)) {
-                            compiler += ticks;
-                        }
+                        sum = sum.plus(ofThread(read(thread.resolve("stat"))));
                     }
                 } catch (IOException | RuntimeException gone) {
                     // the process ended while it was read: what was read counts
                 }
             }
-            return new Ticks(compiler, total);
+            return sum;
         }
 
-        /** utime + stime from one thread's {@code stat} line; 0 if it is gone. */
-        private static long ticksOf(String line) {
-            int end = line.lastIndexOf(')');
-            if (end < 0) {
-                return 0;
+        /**
+         * One thread's ticks from its {@code stat} line, {@code "tid (name) state ..."}: utime and stime are fields 14
+         * and 15 of proc(5), indexes 11 and 12 after the name. HotSpot names its compilers "C2 CompilerThread0"
+         * (cut to 15 characters). None for a thread gone meanwhile (an empty line).
+         */
+        static Ticks ofThread(String stat) {
+            int nameEnd = stat.lastIndexOf(')');
+            String[] fields =
+                    nameEnd < 0 ? new String[0] : stat.substring(nameEnd + 2).split(" ");
+            if (fields.length <= 12) {
+                return new Ticks(0, 0);
             }
-            String[] fields = line.substring(end + 2).split(" ");
-            // after the name: state is field 3 of stat(5), utime 14 and stime 15
-            return fields.length > 12 ? Long.parseLong(fields[11]) + Long.parseLong(fields[12]) : 0;
+            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            return new Ticks(stat.substring(0, nameEnd).contains("CompilerThre") ? ticks : 0, ticks);
         }
 
-        /** HotSpot names its compiler threads "C1 CompilerThread0", "C2 CompilerThread1", ... (cut to 15 characters). */
-        private static boolean isCompiler(String line) {
-            int start = line.indexOf('(');
-            int end = line.lastIndexOf(')');
-            return start >= 0 && end > start && line.substring(start + 1, end).contains("CompilerThre");
+        Ticks plus(Ticks other) {
+            return new Ticks(compiler + other.compiler, total + other.total);
         }
 
         private static String read(Path file) {

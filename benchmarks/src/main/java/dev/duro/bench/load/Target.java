@@ -26,17 +26,21 @@ public interface Target extends AutoCloseable {
     }
 
     /**
-     * CPU time (user + system, nanoseconds) the system's server processes have used so far: Duro's node processes,
-     * etcd's members. Negative when they cannot be measured apart from the load generator: nodes running in its
-     * JVM, or a cluster reached with {@code --cluster} and no {@code --server-pids}.
+     * The server processes (Duro's nodes, etcd's members) where they run apart from the load generator and are known:
+     * none for nodes running in its JVM, or a cluster reached with {@code --cluster} and no {@code --server-pids}.
+     * Their CPU is measured, and their compilers watched ({@link JitSettle}).
      */
-    default long serverCpuNanos() {
-        return -1;
-    }
-
-    /** The server processes, where they are known and apart from this one (their compilers are watched: {@link JitSettle}). */
     default List<Long> serverPids() {
         return List.of();
+    }
+
+    /**
+     * CPU time (user + system, nanoseconds) the {@linkplain #serverPids server processes} have used so far; negative
+     * when there are none to measure apart from the load generator.
+     */
+    default long serverCpuNanos() {
+        List<Long> pids = serverPids();
+        return pids.isEmpty() ? -1 : ProcessCpu.nanos(pids);
     }
 
     /** Whether the servers run in the load generator's JVM, whose CPU then covers clients and servers alike. */

@@ -26,6 +26,8 @@ class JitSettleTest {
         try {
             JitSettle settle = JitSettle.watch(List.of(busy.pid()));
             Thread.sleep(300);
+            JitSettle.Ticks shell = JitSettle.Ticks.of(List.of(busy.pid()));
+            assertTrue(shell != null && shell.total() > 0 && shell.compiler() == 0, "the shell's ticks: " + shell);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             Duration waited = settle.await(Duration.ofSeconds(60), new PrintStream(out, true, StandardCharsets.UTF_8));
             assertEquals(Duration.ZERO, waited, "a shell has no compiler threads: " + out);
@@ -34,6 +36,22 @@ class JitSettleTest {
             busy.destroyForcibly();
             busy.waitFor(10, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void eachThreadsTicksAreReadAndCompilersToldApart() {
+        String fields = " S 1 77 77 0 -1 4194368 0 0 0 0 250 31 0 0 20 0 1 0 100 0 0";
+        assertEquals(new JitSettle.Ticks(281, 281), JitSettle.Ticks.ofThread("77 (C2 CompilerThre)" + fields));
+        assertEquals(new JitSettle.Ticks(0, 281), JitSettle.Ticks.ofThread("78 (a) (name) with)" + fields));
+        assertEquals(new JitSettle.Ticks(0, 0), JitSettle.Ticks.ofThread(""), "a thread gone meanwhile");
+    }
+
+    @Test
+    void thisJvmHasCompiled() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "per-thread accounts are Linux's");
+        JitSettle.Ticks self =
+                JitSettle.Ticks.of(List.of(ProcessHandle.current().pid()));
+        assertTrue(self != null && self.compiler() > 0 && self.compiler() < self.total(), "this JVM: " + self);
     }
 
     @Test
