@@ -13,6 +13,13 @@ import javax.annotation.Nullable;
  * It records a transaction that passed (evicting the one K numbers older and pruning the index entries that no newer
  * transaction refreshed) and says what is kept of each retained one. It takes no decision: the tests are the
  * certifier's, and read the window through the accessors here.
+ *
+ * <p>Two parts of the indexes are filled only when a test first needs them, from the transactions the window keeps
+ * anyway: the ordered index of written keys (only scanned ranges read it), and the {@code lastRead} of keys that were
+ * read and not written (only the stronger test of a global transaction reads it). A partition that certifies local
+ * point transactions only never pays for either; one that certifies a global transaction now and then indexes the
+ * reads since the last one, as it would have one by one (docs/performance.md, "Reads indexed when a global
+ * transaction needs them").
  */
 final class CertificationWindow {
     private final CertifierSettings settings;
@@ -30,6 +37,12 @@ final class CertificationWindow {
     private final KeyRange[][] scans;
     /** Occupied slots with exact ranges; while 0 the stronger test skips looking for range readers. */
     private int exactScanners;
+
+    /**
+     * Every retained transaction numbered up to here recorded with exact reads has its read keys' {@code lastRead} in
+     * {@link #index}; those numbered above have only their written keys there until {@link #indexedReads} is asked.
+     */
+    private long readsIndexedUpTo;
 
     private final OrderedWriteIndex orderedWrites = new OrderedWriteIndex();
     /** Every retained transaction numbered up to here has its writes in {@link #orderedWrites}. */
@@ -53,8 +66,29 @@ final class CertificationWindow {
         return pendingSnapshotCounter;
     }
 
-    /** The exact index: per key, the last retained writer and reader. */
+    /**
+     * The exact index: per key, the last retained writer, and the last retained reader among the transactions whose
+     * reads are indexed ({@link #indexedReads} indexes them all). {@code lastWrite} is always complete.
+     */
     KeyStampIndex index() {
+        return index;
+    }
+
+    /** The exact index with the read keys of every retained transaction in it: {@code lastRead} is complete. */
+    KeyStampIndex indexedReads() {
+        long first = Math.max(readsIndexedUpTo + 1, Math.max(1, pendingSnapshotCounter - numbers.length + 1));
+        for (long number = first; number <= pendingSnapshotCounter; number++) {
+            List<Bytes> reads = readKeys[retainedSlot(number)];
+            if (reads == null) {
+                continue; // summarised: its reads are in its bloom filter, its written keys indexed already
+            }
+            for (int i = 0, n = reads.size(); i < n; i++) {
+                int at = index.findOrInsert(reads.get(i));
+                // A written key's lastRead was set when a newer transaction wrote it: keep the newest reader.
+                index.setLastRead(at, Math.max(index.lastRead(at), number));
+            }
+        }
+        readsIndexedUpTo = pendingSnapshotCounter;
         return index;
     }
 
@@ -132,13 +166,10 @@ final class CertificationWindow {
                 index.setLastWrite(index.findOrInsert(key), number);
             }
         } else {
-            // Immutable lists (a CommitRequest's) are kept as they are; anything else is copied once.
-            List<Bytes> reads = List.copyOf(readSet);
-            readKeys[slot] = reads;
+            // Immutable lists (a CommitRequest's) are kept as they are; anything else is copied once. The reads
+            // go into the index only when a stronger test asks for them (indexedReads).
+            readKeys[slot] = List.copyOf(readSet);
             readSummaries[slot] = null;
-            for (int i = 0, n = reads.size(); i < n; i++) {
-                index.setLastRead(index.findOrInsert(reads.get(i)), number);
-            }
             for (Bytes key : written) {
                 int at = index.findOrInsert(key);
                 index.setLastWrite(at, number);
@@ -152,8 +183,8 @@ final class CertificationWindow {
                 orderedUpTo = evicted; // never added: nothing to remove, and it must not be added any more
             }
             pruneKeys(evictedWriteKeys, evicted);
-            if (evictedReadKeys != null) {
-                pruneKeys(evictedReadKeys, evicted);
+            if (evictedReadKeys != null && evicted <= readsIndexedUpTo) {
+                pruneKeys(evictedReadKeys, evicted); // otherwise its reads never entered the index
             }
         }
         return number;

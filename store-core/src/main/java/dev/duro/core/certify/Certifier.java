@@ -23,7 +23,9 @@ import javax.annotation.Nullable;
  *   <li><b>Exact index</b>: per key, the number of the last certified transaction that wrote it
  *       ({@code lastWrite}) and that read it ({@code lastRead}). A read key conflicts iff {@code lastWrite > st};
  *       for a global {@code t}, a written key conflicts iff {@code lastRead > st}. The maximum suffices because
- *       the question is whether <em>any</em> number above {@code st} touched the key.
+ *       the question is whether <em>any</em> number above {@code st} touched the key. Reads enter the index when
+ *       the first stronger test after them asks ({@link CertificationWindow}), so a local workload never indexes
+ *       them.
  *   <li><b>Bloom summaries</b>: a transaction whose readset has at least {@code bloomReadSetKeysMin} keys is
  *       <em>recorded</em> with a Guava {@link BloomFilter} of its readset rather than a {@code lastRead} per key,
  *       which bounds the memory a huge readset holds for K transactions. Such summaries are only consulted by the
@@ -82,7 +84,10 @@ public final class Certifier {
         return Math.max(0, window.pendingSnapshotCounter() - settings.windowTransactions());
     }
 
-    /** Number of keys in the exact index (for metrics and tests of the memory bound). */
+    /**
+     * Number of keys in the exact index (for tests of the memory bound). Reads are indexed only once a global
+     * transaction needs them, so the count depends on when the last one came.
+     */
     public int indexedKeys() {
         return index.size();
     }
@@ -180,10 +185,11 @@ public final class Certifier {
      * inside a scanned range.
      */
     private @Nullable AbortReason writesAgainstReads(long snapshot, List<Write> writeSet) {
+        KeyStampIndex readers = window.indexedReads();
         for (int i = 0, n = writeSet.size(); i < n; i++) {
             Bytes key = writeSet.get(i).key();
-            int slot = index.find(key);
-            long reader = slot >= 0 ? index.lastRead(slot) : 0;
+            int slot = readers.find(key);
+            long reader = slot >= 0 ? readers.lastRead(slot) : 0;
             if (window.hasExactScanners()) {
                 reader = Math.max(reader, newestExactScannerOf(key, snapshot));
             }
