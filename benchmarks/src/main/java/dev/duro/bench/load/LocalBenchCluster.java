@@ -38,6 +38,21 @@ final class LocalBenchCluster implements AutoCloseable {
     /** The node JVMs' options: as {@code ./duro local} runs them. */
     private static final List<String> NODE_JVM_OPTIONS = List.of(
             "-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
+    /**
+     * G1 refining its remembered sets in its pauses, as {@code ./duro local} runs nodes on a JVM that has these flags
+     * (up to Java 19; docs/performance.md, "Refinement in G1's pauses").
+     */
+    private static final List<String> NODE_GC_OPTIONS = List.of(
+            "-XX:-G1UseAdaptiveConcRefinement",
+            "-XX:G1ConcRefinementGreenZone=100000",
+            "-XX:G1ConcRefinementYellowZone=200000",
+            "-XX:G1ConcRefinementRedZone=300000");
+
+    /**
+     * More options for the node JVMs, after {@link #NODE_JVM_OPTIONS} (so they win), separated by spaces: how
+     * collector and heap settings are measured (docs/performance.md).
+     */
+    static final String EXTRA_NODE_JVM_OPTIONS = "duro.bench.node-java-options";
 
     private static final Duration STOP_WAIT = Duration.ofSeconds(20);
     /** The common name of the load generator's client certificate, with {@code --tls}. */
@@ -123,7 +138,16 @@ final class LocalBenchCluster implements AutoCloseable {
         Files.createDirectories(logDirectory);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (Runtime.version().feature() < 20) {
+            command.addAll(NODE_GC_OPTIONS);
+        }
         command.addAll(NODE_JVM_OPTIONS);
+        for (String option :
+                System.getProperty(EXTRA_NODE_JVM_OPTIONS, "").trim().split("\\s+")) {
+            if (!option.isEmpty()) {
+                command.add(option);
+            }
+        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ServerMain.class.getName());
