@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -198,9 +199,15 @@ public final class DuroClient implements AutoCloseable {
         return attempts.transact(body);
     }
 
-    /** {@link #transact} without blocking the caller: runs on a shared pool. */
-    public <T> CompletableFuture<T> transactAsync(Function<Transaction, T> body) {
-        return CompletableFuture.supplyAsync(() -> transact(body));
+    /**
+     * {@link #transact} without blocking any thread: {@code body} composes the transaction's asynchronous reads
+     * ({@link Transaction#getAsync}, {@link Transaction#getAllAsync}) and its puts, and returns a stage with its
+     * result; the client then commits, under the same rules of retry and resend as {@link #transact}. Steps run where
+     * the previous one completed, usually a client I/O thread, so the body must not block; backoffs are delayed tasks.
+     * The returned future fails with what {@link #transact} would throw.
+     */
+    public <T> CompletableFuture<T> transactAsync(Function<Transaction, ? extends CompletionStage<T>> body) {
+        return attempts.transactAsync(body);
     }
 
     /** Runs {@code body} in a read-only transaction at {@link ReadConsistency#SNAPSHOT}. Never aborts. */
@@ -213,8 +220,15 @@ public final class DuroClient implements AutoCloseable {
         return attempts.readOnly(consistency, body);
     }
 
-    public <T> CompletableFuture<T> readOnlyAsync(Function<ReadOnlyTransaction, T> body) {
-        return CompletableFuture.supplyAsync(() -> readOnly(body));
+    /** {@link #readOnly} without blocking, at {@link ReadConsistency#SNAPSHOT}: as {@link #transactAsync}. */
+    public <T> CompletableFuture<T> readOnlyAsync(Function<ReadOnlyTransaction, ? extends CompletionStage<T>> body) {
+        return readOnlyAsync(ReadConsistency.SNAPSHOT, body);
+    }
+
+    /** {@link #readOnly(ReadConsistency, Function)} without blocking: as {@link #transactAsync}. */
+    public <T> CompletableFuture<T> readOnlyAsync(
+            ReadConsistency consistency, Function<ReadOnlyTransaction, ? extends CompletionStage<T>> body) {
+        return attempts.readOnlyAsync(consistency, body);
     }
 
     /** Puts one key in its own transaction. */

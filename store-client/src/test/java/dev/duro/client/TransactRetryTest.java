@@ -22,9 +22,9 @@ class TransactRetryTest {
     private static final int RESENDS = 2;
     private static final int NODES = 3;
 
-    private final FakeCluster cluster = new FakeCluster(NODES);
-    private final DuroClient client = cluster.client(RESENDS);
-    private final AtomicInteger runs = new AtomicInteger();
+    final FakeCluster cluster = new FakeCluster(NODES);
+    final DuroClient client = cluster.client(RESENDS);
+    final AtomicInteger runs = new AtomicInteger();
 
     @AfterEach
     void stop() {
@@ -32,7 +32,8 @@ class TransactRetryTest {
         cluster.close();
     }
 
-    private String transfer() {
+    /** One run of the transfer under test, through the API under test. */
+    String transfer() {
         return client.transact(tx -> {
             runs.incrementAndGet();
             tx.putLong("alice", tx.getLong("alice") - 10);
@@ -157,14 +158,19 @@ class TransactRetryTest {
         assertEquals(attempts, sentIds().stream().distinct().count(), "a new id per attempt: " + sentIds());
     }
 
+    /** Reads key {@code a} in a read-only transaction, through the API under test. */
+    String readA() {
+        return client.readOnly(ro -> {
+            runs.incrementAndGet();
+            return ro.get("a");
+        });
+    }
+
     @Test
     void aReadOnlyBodyWhoseSnapshotWasCollectedRunsAgainAtANewCut() {
         cluster.thenReads(FakeCluster.readError(ErrorCode.SNAPSHOT_TOO_OLD));
 
-        String value = client.readOnly(ro -> {
-            runs.incrementAndGet();
-            return ro.get("a");
-        });
+        String value = readA();
 
         assertEquals(null, value);
         assertEquals(2, runs.get(), "body runs");

@@ -31,6 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -347,6 +349,57 @@ class InJvmClusterTest {
     }
 
     /** {@code getAll} over both partitions, in an update and a read-only transaction, against real replicas. */
+    /**
+     * The asynchronous API composes reads, writes and the commit without a thread per transaction: many transfers in
+     * flight at once, local and global, retried on abort by the policy, keep the total that an asynchronous
+     * read-only transaction then sums.
+     */
+    @Test
+    void asynchronousTransfersInFlightTogetherKeepTheTotal() throws Exception {
+        DuroClient client = cluster.newClient();
+        List<Bytes> accounts = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            accounts.add(Bytes.utf8("async-account-" + i));
+        }
+        client.transact(tx -> {
+            accounts.forEach(account -> tx.put(account, Bytes.utf8(Long.toString(OPENING_BALANCE))));
+            return null;
+        });
+        int transfers = 100;
+        List<CompletableFuture<Boolean>> inFlight = new ArrayList<>();
+        for (int t = 0; t < transfers; t++) {
+            Bytes from = accounts.get(t % accounts.size());
+            Bytes to = accounts.get((t * 7 + 3) % accounts.size());
+            if (from.equals(to)) {
+                continue;
+            }
+            inFlight.add(client.<Boolean>transactAsync(
+                            tx -> tx.getAllAsync(List.of(from, to)).thenApply(balances -> {
+                                long fromBalance =
+                                        Long.parseLong(balances.get(from).toUtf8());
+                                long toBalance = Long.parseLong(balances.get(to).toUtf8());
+                                tx.put(from, Bytes.utf8(Long.toString(fromBalance - 1)));
+                                tx.put(to, Bytes.utf8(Long.toString(toBalance + 1)));
+                                return true;
+                            }))
+                    .exceptionally(failure -> {
+                        Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                        assertInstanceOf(TransactionAbortedException.class, cause, "only aborts may end a transfer");
+                        return false;
+                    }));
+        }
+        CompletableFuture.allOf(inFlight.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
+        long committed = inFlight.stream().filter(CompletableFuture::join).count();
+
+        long total = client.readOnlyAsync(
+                        ro -> ro.getAllAsync(accounts).thenApply(balances -> balances.values().stream()
+                                .mapToLong(balance -> Long.parseLong(balance.toUtf8()))
+                                .sum()))
+                .get(30, TimeUnit.SECONDS);
+        assertEquals(OPENING_BALANCE * accounts.size(), total, "money created or destroyed");
+        assertTrue(committed > inFlight.size() / 2, "committed " + committed + " of " + inFlight.size());
+    }
+
     @Test
     void getAllReadsKeysOfEveryPartitionInOneRequestEach() throws Exception {
         DuroClient client = cluster.newClient();
