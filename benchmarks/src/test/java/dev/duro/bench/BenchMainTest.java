@@ -47,6 +47,7 @@ class BenchMainTest {
                 "--zipf",
                 "--system",
                 "--in-process",
+                "--async-clients",
                 "--set",
                 "--cluster",
                 "--server-pids",

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import javax.annotation.Nullable;
 
 /**
@@ -92,7 +94,61 @@ public final class DuroTarget implements Target {
 
     @Override
     public Session session() {
-        return this::execute;
+        return new Session() {
+            @Override
+            public void execute(TxPlan plan) {
+                DuroTarget.this.execute(plan);
+            }
+
+            @Override
+            public CompletableFuture<Void> executeAsync(TxPlan plan) {
+                return DuroTarget.this.executeAsync(plan);
+            }
+        };
+    }
+
+    /**
+     * {@link #execute} through the client's asynchronous API: the reads, the commit and the answer handled where each
+     * reply arrives, no thread waiting. Scans have no asynchronous form and run on the common pool.
+     */
+    private CompletableFuture<Void> executeAsync(TxPlan plan) {
+        if (plan.scan() != null) {
+            return CompletableFuture.runAsync(() -> execute(plan));
+        }
+        if (plan.kind() == TxKind.READ_ONLY) {
+            return plan.reads().isEmpty()
+                    ? CompletableFuture.completedFuture(null)
+                    : client.readOnlyAsync(ro -> ro.getAllAsync(plan.reads())).thenApply(values -> null);
+        }
+        Transaction tx = client.begin();
+        return tx.getAllAsync(plan.reads())
+                .thenCompose(read -> {
+                    List<Bytes> values = new ArrayList<>(plan.reads().size());
+                    for (Bytes key : plan.reads()) {
+                        values.add(read.get(key));
+                    }
+                    for (Map.Entry<Bytes, Bytes> write : plan.writes(values).entrySet()) {
+                        if (write.getValue() == null) {
+                            tx.delete(write.getKey());
+                        } else {
+                            tx.put(write.getKey(), write.getValue());
+                        }
+                    }
+                    return tx.commitAsync();
+                })
+                .handle((committed, failure) -> {
+                    tx.close();
+                    if (failure == null) {
+                        return null;
+                    }
+                    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                            ? failure.getCause()
+                            : failure;
+                    if (cause instanceof TransactionAbortedException aborted) {
+                        throw new PlanAbortedException(aborted.reason().kind().name());
+                    }
+                    throw cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+                });
     }
 
     private void execute(TxPlan plan) {

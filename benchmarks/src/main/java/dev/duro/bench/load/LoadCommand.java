@@ -140,6 +140,13 @@ public final class LoadCommand implements Callable<Integer> {
     private boolean inProcess;
 
     @Option(
+            names = "--async-clients",
+            order = 12,
+            description = "run each client as a loop of asynchronous transactions on the Duro client's I/O threads"
+                    + " rather than as a thread of its own that blocks on each call (Duro and DUR only)")
+    private boolean asyncClients;
+
+    @Option(
             names = "--tls",
             order = 12,
             description = "TLS on every link of the Duro nodes it starts, with a throwaway CA, and a client certificate"
@@ -267,7 +274,8 @@ public final class LoadCommand implements Callable<Integer> {
                     tls,
                     serverPids,
                     settings,
-                    etcdThroughJetcd());
+                    etcdThroughJetcd(),
+                    asyncClients);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(commandLine(), e.getMessage(), e);
         }

@@ -11,9 +11,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import javax.annotation.Nullable;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -79,8 +84,16 @@ public final class LoadGenerator {
 
     private Report measure(Target target, KeySpace keys) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
+        CountDownLatch asyncClientsDone = new CountDownLatch(options.asyncClients() ? options.clients() : 0);
+        List<Target.Session> asyncSessions = new ArrayList<>();
         for (int c = 0; c < options.clients(); c++) {
             TxSource source = options.workload().source(keys, options, new SplittableRandom(0x5eed + c));
+            if (options.asyncClients()) {
+                Target.Session session = target.session();
+                asyncSessions.add(session);
+                asyncLoop(session, source, asyncClientsDone);
+                continue;
+            }
             Thread thread = new Thread(() -> clientLoop(target, source), "bench-client-" + c);
             thread.setDaemon(true);
             thread.start();
@@ -117,6 +130,8 @@ public final class LoadGenerator {
         for (Thread thread : threads) {
             thread.join(5_000);
         }
+        asyncClientsDone.await(5, TimeUnit.SECONDS);
+        asyncSessions.forEach(Target.Session::close);
         Map<TxKind, Long> committed = new EnumMap<>(TxKind.class);
         commits.forEach((kind, adder) -> committed.put(kind, adder.sum()));
         Map<String, Long> aborted = new TreeMap<>();
@@ -174,19 +189,57 @@ public final class LoadGenerator {
                 long begun = System.nanoTime();
                 try {
                     session.execute(plan);
-                    long micros = Math.min((System.nanoTime() - begun) / 1_000, LATENCY_MAX_MICROS);
-                    Objects.requireNonNull(latencies.get(plan.kind()), "a histogram per class")
-                            .recordValue(micros);
-                    Objects.requireNonNull(commits.get(plan.kind()), "a counter per class")
-                            .increment();
-                } catch (PlanAbortedException e) {
-                    aborts.computeIfAbsent(e.reason(), reason -> new LongAdder())
-                            .increment();
+                    recordOutcome(plan, begun, null);
                 } catch (RuntimeException e) {
-                    errors.increment();
-                    lastErrorText = "(" + e.getClass().getSimpleName() + ")";
+                    recordOutcome(plan, begun, e);
                 }
             }
+        }
+    }
+
+    /**
+     * One asynchronous client ({@code --async-clients}): runs its next plan when the last one ends, on the thread
+     * that ended it, until the run stops; then counts {@code done} down. A plan that ends before its future is
+     * returned is followed in this loop, so the stack does not grow with such plans.
+     */
+    private void asyncLoop(Target.Session session, TxSource source, CountDownLatch done) {
+        while (running.get()) {
+            TxPlan plan = source.next();
+            long begun = System.nanoTime();
+            CompletableFuture<Void> ended;
+            try {
+                ended = session.executeAsync(plan);
+            } catch (RuntimeException e) {
+                ended = CompletableFuture.failedFuture(e);
+            }
+            if (!ended.isDone()) {
+                ended.whenComplete((ignored, failure) -> {
+                    recordOutcome(plan, begun, failure);
+                    asyncLoop(session, source, done);
+                });
+                return;
+            }
+            recordOutcome(
+                    plan, begun, ended.handle((ignored, failure) -> failure).join());
+        }
+        done.countDown();
+    }
+
+    /** Counts one plan's end: committed ({@code failure} null), refused by the system, or an error. */
+    private void recordOutcome(TxPlan plan, long begun, @Nullable Throwable failure) {
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause == null) {
+            long micros = Math.min((System.nanoTime() - begun) / 1_000, LATENCY_MAX_MICROS);
+            Objects.requireNonNull(latencies.get(plan.kind()), "a histogram per class")
+                    .recordValue(micros);
+            Objects.requireNonNull(commits.get(plan.kind()), "a counter per class")
+                    .increment();
+        } else if (cause instanceof PlanAbortedException aborted) {
+            aborts.computeIfAbsent(aborted.reason(), reason -> new LongAdder()).increment();
+        } else {
+            errors.increment();
+            lastErrorText = "(" + cause.getClass().getSimpleName() + ")";
         }
     }
 }

@@ -30,7 +30,8 @@ public record LoadOptions(
         boolean tls,
         List<Long> serverPids,
         Map<String, String> nodeSettings,
-        boolean etcdThroughJetcd) {
+        boolean etcdThroughJetcd,
+        boolean asyncClients) {
     public LoadOptions {
         require(globalPercent >= 0 && globalPercent <= 100, "--global must be in [0, 100]");
         require(globalPartitions >= 2, "--global-partitions must be >= 2");
@@ -56,6 +57,7 @@ public record LoadOptions(
         require(keysPerPartition >= 16, "--keys-per-partition must be >= 16");
         require(zipfSkew >= 0 && zipfSkew < 5, "--zipf must be in [0, 5)");
         require(!etcdThroughJetcd || system == SystemKind.ETCD, "--etcd-client chooses how --system etcd is driven");
+        require(!asyncClients || system != SystemKind.ETCD, "--async-clients drives Duro's asynchronous API");
         require(
                 system != SystemKind.ETCD || etcdThroughJetcd || workload.runsOnGoEtcdClient(zipfSkew),
                 "--etcd-client go runs the read-write workloads (A-D, pdur-1..3) with uniform keys; for --workload "
@@ -89,7 +91,8 @@ public record LoadOptions(
                 tls,
                 serverPids,
                 nodeSettings,
-                etcdThroughJetcd);
+                etcdThroughJetcd,
+                asyncClients);
     }
 
     /**

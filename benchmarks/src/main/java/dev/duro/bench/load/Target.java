@@ -1,6 +1,7 @@
 package dev.duro.bench.load;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
 
 /**
@@ -63,6 +64,15 @@ public interface Target extends AutoCloseable {
          * the system refused it (certification, a failed compare); any other exception is an error.
          */
         void execute(TxPlan plan);
+
+        /**
+         * Runs one plan without blocking the caller ({@code --async-clients}): completes normally when it committed,
+         * exceptionally with {@link PlanAbortedException} when the system refused it, with anything else on an
+         * error. By default it runs {@link #execute} on the common pool, for systems without an asynchronous path.
+         */
+        default CompletableFuture<Void> executeAsync(TxPlan plan) {
+            return CompletableFuture.runAsync(() -> execute(plan));
+        }
 
         @Override
         default void close() {}
