@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Requests that ask one node about the cluster rather than about keys: a replica's status, the consistent cut a node
@@ -61,6 +63,28 @@ final class ClusterProbes {
             return status;
         }
         throw Transport.errorOf(reply);
+    }
+
+    /** {@link DuroClient#snapshotVectorAsync}: {@link #snapshotVector} without waiting. */
+    CompletableFuture<long[]> snapshotVectorAsync(HostPort node, ReadConsistency consistency, long[] minimum) {
+        boolean linearizable = consistency == ReadConsistency.LINEARIZABLE;
+        List<Long> floor = Arrays.stream(minimum).boxed().toList();
+        return transport
+                .call(node, id -> new SnapshotVectorRequest(id, linearizable, floor))
+                .handle((reply, failure) -> {
+                    if (failure != null) {
+                        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                                ? failure.getCause()
+                                : failure;
+                        throw cause instanceof DuroException duro
+                                ? duro
+                                : new UnavailableException("request failed: " + cause, true);
+                    }
+                    if (reply instanceof SnapshotVectorReply vector) {
+                        return vector.cutArray();
+                    }
+                    throw Transport.errorOf(reply);
+                });
     }
 
     /** {@link DuroClient#snapshotVector}. */

@@ -324,6 +324,10 @@ public final class DuroClient implements AutoCloseable {
         return probes.snapshotVector(node, consistency, minimum);
     }
 
+    CompletableFuture<long[]> snapshotVectorAsync(HostPort node, ReadConsistency consistency, long[] minimum) {
+        return probes.snapshotVectorAsync(node, consistency, minimum);
+    }
+
     // ---- administration of users, roles and grants ----
 
     /**

@@ -1,5 +1,6 @@
 package dev.duro.client;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.core.Bytes;
 import dev.duro.core.DuroException;
 import dev.duro.core.KeyRange;
@@ -12,7 +13,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 
 /**
@@ -25,7 +28,9 @@ public final class ReadOnlyTransaction implements KeyReader {
 
     private final DuroClient client;
     private final ReadConsistency consistency;
-    private @Nullable long[] cut; // null until the first read
+    /** The cut's fetch, started by the first read; a failed one is started again by the next read. */
+    @GuardedBy("this")
+    private @Nullable CompletableFuture<long[]> cut;
 
     ReadOnlyTransaction(DuroClient client, ReadConsistency consistency) {
         this.client = client;
@@ -37,9 +42,9 @@ public final class ReadOnlyTransaction implements KeyReader {
     public CompletableFuture<Bytes> getAsync(Bytes key) {
         client.limits().checkKey(key);
         int partition = client.cluster().partitionOf(key);
-        long snapshot = cut()[partition];
-        return new PartitionReader(client, partition, (int) System.nanoTime())
-                .read(key, snapshot, 0)
+        return cutAsync()
+                .thenCompose(at ->
+                        new PartitionReader(client, partition, (int) System.nanoTime()).read(key, at[partition], 0))
                 .thenApply(read -> read.value());
     }
 
@@ -47,16 +52,17 @@ public final class ReadOnlyTransaction implements KeyReader {
     @Override
     public CompletableFuture<Map<Bytes, Bytes>> getAllAsync(Collection<Bytes> keys) {
         List<Bytes> order = MultiReads.distinct(keys, client.limits());
-        long[] at = cut();
-        List<MultiReads.Group> groups = new ArrayList<>();
-        MultiReads.requests(order, client.cluster()::partitionOf).forEach((partition, keyGroups) -> {
-            for (List<Bytes> group : keyGroups) {
-                PartitionReader reader = new PartitionReader(client, partition, (int) System.nanoTime());
-                groups.add(new MultiReads.Group(
-                        group, reader.readAll(group, at[partition], 0).thenApply(MultiReadReply::values)));
-            }
+        return cutAsync().thenCompose(at -> {
+            List<MultiReads.Group> groups = new ArrayList<>();
+            MultiReads.requests(order, client.cluster()::partitionOf).forEach((partition, keyGroups) -> {
+                for (List<Bytes> group : keyGroups) {
+                    PartitionReader reader = new PartitionReader(client, partition, (int) System.nanoTime());
+                    groups.add(new MultiReads.Group(
+                            group, reader.readAll(group, at[partition], 0).thenApply(MultiReadReply::values)));
+                }
+            });
+            return MultiReads.collect(order, Map.of(), groups);
         });
-        return MultiReads.collect(order, Map.of(), groups);
     }
 
     /** Scans at this transaction's cut: every partition the scan reads is read at its snapshot in the cut. */
@@ -81,16 +87,25 @@ public final class ReadOnlyTransaction implements KeyReader {
      * its earlier read-only transactions read (monotonic reads; cuts form one chain, docs/window-safety.md).
      */
     public long[] cut() {
-        long[] fetched = cut;
-        if (fetched == null) {
-            fetched = fetchCut();
-            client.recordCut(fetched);
-            cut = fetched;
-        }
-        return fetched.clone();
+        return Transaction.join(cutAsync());
     }
 
-    private long[] fetchCut() {
+    /** {@link #cut} without blocking: the asynchronous reads wait for it this way, on no thread. */
+    private CompletableFuture<long[]> cutAsync() {
+        CompletableFuture<long[]> fetch;
+        synchronized (this) {
+            if (cut == null || cut.isCompletedExceptionally()) {
+                cut = fetchCut().thenApply(fetched -> {
+                    client.recordCut(fetched);
+                    return fetched;
+                });
+            }
+            fetch = cut;
+        }
+        return fetch.thenApply(long[]::clone);
+    }
+
+    private CompletableFuture<long[]> fetchCut() {
         NodeHealth health = client.health();
         // Any node can build the cut: start at a random one, so read-only load spreads over the cluster.
         List<HostPort> nodes = health.order(
@@ -99,34 +114,57 @@ public final class ReadOnlyTransaction implements KeyReader {
         // What this client had seen when the transaction began: commits acknowledged later (by other threads of
         // this client) must not keep moving the target the cut has to reach.
         long[] minimum = minimum(client.sessionTokens(), client.cluster().partitionCount());
-        DuroException last = null;
-        for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
-            HostPort node = nodes.get(Math.floorMod(attempt, nodes.size()));
-            try {
-                // The node answers once its cut covers the minimum, or after its wait limit with the cut it has.
-                long[] vector = client.snapshotVector(node, consistency, minimum);
+        CompletableFuture<long[]> fetched = new CompletableFuture<>();
+        askForCut(health, nodes, 0, deadline, minimum, null, fetched);
+        return fetched;
+    }
+
+    /** Asks the next node for a cut covering {@code minimum}; tries the next one 2 ms after an unusable answer. */
+    private void askForCut(
+            NodeHealth health,
+            List<HostPort> nodes,
+            int attempt,
+            long deadline,
+            long[] minimum,
+            @Nullable DuroException last,
+            CompletableFuture<long[]> fetched) {
+        if (System.nanoTime() >= deadline) {
+            fetched.completeExceptionally(new UnavailableException(
+                    "no consistent cut covering this client's own writes within " + SESSION_WAIT_MAX.toSeconds() + " s"
+                            + (last == null ? "" : ": " + last.getMessage()),
+                    false));
+            return;
+        }
+        HostPort node = nodes.get(Math.floorMod(attempt, nodes.size()));
+        // The node answers once its cut covers the minimum, or after its wait limit with the cut it has.
+        client.snapshotVectorAsync(node, consistency, minimum).whenComplete((vector, failure) -> {
+            DuroException failed = null;
+            if (failure == null) {
                 health.served(node);
                 if (covers(vector, minimum)) {
-                    return vector;
+                    fetched.complete(vector);
+                    return;
                 }
-            } catch (UnavailableException e) {
-                health.failed(node);
-                last = e;
-            } catch (ServerErrorException e) {
-                // A node that cannot build a cut yet (no leader reachable for its ReadIndex, a partition it has
-                // not heard from): another node may well can, so try the next one instead of failing the read.
-                if (e.code() != ErrorCode.NOT_READY) {
-                    throw e;
+            } else {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause()
+                        : failure;
+                if (cause instanceof UnavailableException unavailable) {
+                    failed = unavailable;
+                } else if (cause instanceof ServerErrorException error && error.code() == ErrorCode.NOT_READY) {
+                    // A node that cannot build a cut yet (no leader reachable for its ReadIndex, a partition it
+                    // has not heard from): another node may well can, so try the next one instead of failing.
+                    failed = error;
+                } else {
+                    fetched.completeExceptionally(cause);
+                    return;
                 }
                 health.failed(node);
-                last = e;
             }
-            pauseBriefly();
-        }
-        throw new UnavailableException(
-                "no consistent cut covering this client's own writes within " + SESSION_WAIT_MAX.toSeconds() + " s"
-                        + (last == null ? "" : ": " + last.getMessage()),
-                false);
+            DuroException lastNow = failed != null ? failed : last;
+            CompletableFuture.delayedExecutor(2, TimeUnit.MILLISECONDS)
+                    .execute(() -> askForCut(health, nodes, attempt + 1, deadline, minimum, lastNow, fetched));
+        });
     }
 
     private static long[] minimum(Map<Integer, Long> session, int partitions) {
@@ -146,14 +184,5 @@ public final class ReadOnlyTransaction implements KeyReader {
             }
         }
         return true;
-    }
-
-    private static void pauseBriefly() {
-        try {
-            Thread.sleep(2);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnavailableException("interrupted while waiting for a consistent cut", false);
-        }
     }
 }
