@@ -76,8 +76,7 @@ final class CertificationWindow {
 
     /** The exact index with the read keys of every retained transaction in it: {@code lastRead} is complete. */
     KeyStampIndex indexedReads() {
-        long first = Math.max(readsIndexedUpTo + 1, Math.max(1, pendingSnapshotCounter - numbers.length + 1));
-        for (long number = first; number <= pendingSnapshotCounter; number++) {
+        for (long number = firstRetainedAfter(readsIndexedUpTo); number <= pendingSnapshotCounter; number++) {
             List<Bytes> reads = readKeys[retainedSlot(number)];
             if (reads == null) {
                 continue; // summarised: its reads are in its bloom filter, its written keys indexed already
@@ -126,8 +125,7 @@ final class CertificationWindow {
 
     /** Adds the writes of the retained transactions not yet in the ordered index. */
     private void catchUpOrderedWrites() {
-        long first = Math.max(orderedUpTo + 1, Math.max(1, pendingSnapshotCounter - numbers.length + 1));
-        for (long number = first; number <= pendingSnapshotCounter; number++) {
+        for (long number = firstRetainedAfter(orderedUpTo); number <= pendingSnapshotCounter; number++) {
             orderedWrites.add(writeKeys[retainedSlot(number)], number);
         }
         orderedUpTo = pendingSnapshotCounter;
@@ -210,6 +208,11 @@ final class CertificationWindow {
         }
     }
 
+    /** The number of the oldest retained transaction numbered above {@code number}. */
+    private long firstRetainedAfter(long number) {
+        return Math.max(number + 1, pendingSnapshotCounter - numbers.length + 1);
+    }
+
     private int slot(long number) {
         return (int) (number % numbers.length);
     }
@@ -252,7 +255,7 @@ final class CertificationWindow {
      * transaction takes the slot with objects of its own), so the copy needs nothing else.
      */
     FrozenWindow freeze() {
-        long first = Math.max(1, pendingSnapshotCounter - numbers.length + 1);
+        long first = firstRetainedAfter(0);
         return new FrozenWindow(
                 pendingSnapshotCounter,
                 first,

@@ -72,6 +72,30 @@ class CertifierAgainstNaiveTest {
     }
 
     /**
+     * What the lazy reads save: a local transaction puts only its written keys in the exact index, and the first
+     * stronger test after it indexes its reads, in time to see that a global transaction writes what it read.
+     */
+    @Test
+    void readsEnterTheIndexOnlyWhenAGlobalTransactionNeedsThem() {
+        Certifier certifier = new Certifier(PARTITION, CertifierSettings.exact(16));
+        Bytes read = Bytes.utf8("read");
+        Bytes written = Bytes.utf8("written");
+        certifier.record(List.of(read, Bytes.utf8("also read")), List.of(Write.put(written, Bytes.utf8("v"))));
+        assertEquals(1, certifier.indexedKeys(), "a local transaction's reads are not indexed");
+        assertEquals(
+                null,
+                certifier.certify(0, List.of(), List.of(Write.put(read, Bytes.utf8("w"))), false),
+                "a local transaction is not tested against reads");
+        assertEquals(1, certifier.indexedKeys(), "nor does certifying a local transaction index them");
+
+        AbortReason reason = certifier.certify(0, List.of(), List.of(Write.put(read, Bytes.utf8("w"))), true);
+
+        assertNotNull(reason, "a global transaction writing what a later-certified one read aborts");
+        assertEquals(AbortReason.Kind.WRITTEN_KEY_READ_CONCURRENTLY, reason.kind());
+        assertEquals(3, certifier.indexedKeys(), "the stronger test indexed the reads");
+    }
+
+    /**
      * Runs both certifiers over the same transactions, {@code globalPercent} of them global; every so often swaps in a
      * copy restored from bytes.
      */
