@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * Requests that ask one node about the cluster rather than about keys: a replica's status, the consistent cut a node
@@ -65,7 +64,7 @@ final class ClusterProbes {
         throw Transport.errorOf(reply);
     }
 
-    /** {@link DuroClient#snapshotVectorAsync}: {@link #snapshotVector} without waiting. */
+    /** {@link DuroClient#snapshotVectorAsync}: the cut {@code node} builds, covering {@code minimum}. */
     CompletableFuture<long[]> snapshotVectorAsync(HostPort node, ReadConsistency consistency, long[] minimum) {
         boolean linearizable = consistency == ReadConsistency.LINEARIZABLE;
         List<Long> floor = Arrays.stream(minimum).boxed().toList();
@@ -73,9 +72,7 @@ final class ClusterProbes {
                 .call(node, id -> new SnapshotVectorRequest(id, linearizable, floor))
                 .handle((reply, failure) -> {
                     if (failure != null) {
-                        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                                ? failure.getCause()
-                                : failure;
+                        Throwable cause = Transport.causeOf(failure);
                         throw cause instanceof DuroException duro
                                 ? duro
                                 : new UnavailableException("request failed: " + cause, true);
@@ -87,15 +84,8 @@ final class ClusterProbes {
                 });
     }
 
-    /** {@link DuroClient#snapshotVector}. */
+    /** A node's consistent cut covering {@code minimum} (waiting for it): for probes that need one answer. */
     long[] snapshotVector(HostPort node, ReadConsistency consistency, long[] minimum) {
-        boolean linearizable = consistency == ReadConsistency.LINEARIZABLE;
-        List<Long> floor = Arrays.stream(minimum).boxed().toList();
-        ServerReply reply =
-                transport.await(transport.call(node, id -> new SnapshotVectorRequest(id, linearizable, floor)));
-        if (reply instanceof SnapshotVectorReply vector) {
-            return vector.cutArray();
-        }
-        throw Transport.errorOf(reply);
+        return Transaction.join(snapshotVectorAsync(node, consistency, minimum));
     }
 }

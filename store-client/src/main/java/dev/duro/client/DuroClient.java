@@ -324,6 +324,7 @@ public final class DuroClient implements AutoCloseable {
         return probes.snapshotVector(node, consistency, minimum);
     }
 
+    /** {@link #snapshotVector} without waiting: read-only transactions fetch their cut this way. */
     CompletableFuture<long[]> snapshotVectorAsync(HostPort node, ReadConsistency consistency, long[] minimum) {
         return probes.snapshotVectorAsync(node, consistency, minimum);
     }

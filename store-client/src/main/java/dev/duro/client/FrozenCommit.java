@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import javax.annotation.Nullable;
 
 /**
@@ -113,8 +112,7 @@ final class FrozenCommit {
 
     private Step stepOf(@Nullable ServerReply reply, @Nullable Throwable failure) {
         if (failure != null) {
-            Throwable cause =
-                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause = Transport.causeOf(failure);
             // A transport failure (unreachable, connection lost, no answer in time) is this node's, not the request's.
             if (cause instanceof UnavailableException unavailable) {
                 return new TryNext(unavailable);

@@ -130,9 +130,7 @@ final class NodeConnection {
         inFlight.put(requestId, reply);
         ready().whenComplete((channel, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause()
-                        : failure;
+                Throwable cause = Transport.causeOf(failure);
                 if (cause instanceof AuthenticationException refused) {
                     CompletableFuture<ServerReply> waiting = inFlight.remove(requestId);
                     if (waiting != null) {
@@ -154,8 +152,7 @@ final class NodeConnection {
             if (failure == null) {
                 return answer;
             }
-            Throwable cause =
-                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause = Transport.causeOf(failure);
             if (cause instanceof TimeoutException) {
                 cause = new UnavailableException(
                         "no answer from " + address + " within " + timeout.toMillis() + " ms", true);

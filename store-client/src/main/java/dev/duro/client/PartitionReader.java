@@ -17,7 +17,6 @@ import dev.duro.core.wire.ServerReply;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.LongFunction;
 import javax.annotation.Nullable;
 
@@ -110,8 +109,7 @@ final class PartitionReader {
 
     private Object classify(@Nullable ServerReply reply, @Nullable Throwable failure, Class<?> type) {
         if (failure != null) {
-            Throwable cause =
-                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause = Transport.causeOf(failure);
             if (cause instanceof UnavailableException unavailable) {
                 return new RetryOrFail(unavailable, true);
             }

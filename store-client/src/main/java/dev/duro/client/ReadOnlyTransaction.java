@@ -13,7 +13,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
@@ -70,7 +69,7 @@ public final class ReadOnlyTransaction implements KeyReader {
     public List<KeyValue> scan(KeyRange range, int limit, ScanOrder order) {
         Transaction.checkRange(range, client.limits());
         boolean descending = order == ScanOrder.DESCENDING;
-        long[] at = cut();
+        long[] at = Transaction.join(cutAsync());
         return RangeScan.run(
                         client.cluster(),
                         range,
@@ -87,22 +86,21 @@ public final class ReadOnlyTransaction implements KeyReader {
      * its earlier read-only transactions read (monotonic reads; cuts form one chain, docs/window-safety.md).
      */
     public long[] cut() {
-        return Transaction.join(cutAsync());
+        return Transaction.join(cutAsync()).clone();
     }
 
-    /** {@link #cut} without blocking: the asynchronous reads wait for it this way, on no thread. */
-    private CompletableFuture<long[]> cutAsync() {
-        CompletableFuture<long[]> fetch;
-        synchronized (this) {
-            if (cut == null || cut.isCompletedExceptionally()) {
-                cut = fetchCut().thenApply(fetched -> {
-                    client.recordCut(fetched);
-                    return fetched;
-                });
-            }
-            fetch = cut;
+    /**
+     * {@link #cut} without blocking: the asynchronous reads wait for it this way, on no thread. The array is this
+     * transaction's own: read it, never change it.
+     */
+    private synchronized CompletableFuture<long[]> cutAsync() {
+        if (cut == null || cut.isCompletedExceptionally()) {
+            cut = fetchCut().thenApply(fetched -> {
+                client.recordCut(fetched);
+                return fetched;
+            });
         }
-        return fetch.thenApply(long[]::clone);
+        return cut;
     }
 
     private CompletableFuture<long[]> fetchCut() {
@@ -146,9 +144,7 @@ public final class ReadOnlyTransaction implements KeyReader {
                     return;
                 }
             } else {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause()
-                        : failure;
+                Throwable cause = Transport.causeOf(failure);
                 if (cause instanceof UnavailableException unavailable) {
                     failed = unavailable;
                 } else if (cause instanceof ServerErrorException error && error.code() == ErrorCode.NOT_READY) {

@@ -4,13 +4,10 @@ import dev.duro.core.DuroException;
 import dev.duro.core.SnapshotTooOldException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import javax.annotation.Nullable;
 
 /**
  * Runs application bodies in transactions under a {@link RetryPolicy} ({@link DuroClient#transact},
@@ -48,23 +45,31 @@ final class TransactionAttempts {
                 T result = body.apply(transaction);
                 commitUntilKnown(transaction);
                 return result;
-            } catch (TransactionAbortedException e) {
-                last = e;
-            } catch (SnapshotTooOldException e) {
-                if (transaction.commitSent()) {
-                    // Servers answer a commit with an abort outcome, never this error, so it came from a read; but
-                    // if it ever followed a send, the body must not run again.
-                    throw new UnavailableException(
-                            "the commit of " + transaction.id() + " was sent, then failed (" + e.getMessage()
-                                    + "); it may have committed",
-                            true);
-                }
-                last = e;
+            } catch (TransactionAbortedException | SnapshotTooOldException e) {
+                last = runAgainAfter(e, transaction);
             } finally {
                 transaction.close();
             }
         }
         throw last;
+    }
+
+    /**
+     * The failure an attempt ended with, when the body may run again because the attempt surely did not commit:
+     * certification aborted it, or a snapshot was too old before its commit was sent.
+     *
+     * @throws UnavailableException (outcome unknown) for a snapshot too old after the commit was sent: servers answer
+     *     a commit with an abort outcome, never this error, so it came from a read; but if it ever followed a send,
+     *     the body must not run again
+     */
+    private static DuroException runAgainAfter(DuroException failure, Transaction transaction) {
+        if (failure instanceof SnapshotTooOldException && transaction.commitSent()) {
+            throw new UnavailableException(
+                    "the commit of " + transaction.id() + " was sent, then failed (" + failure.getMessage()
+                            + "); it may have committed",
+                    true);
+        }
+        return failure;
     }
 
     /** Commits, resending the same request while the outcome is unknown and another send may learn it. */
@@ -74,7 +79,7 @@ final class TransactionAttempts {
                 transaction.commit();
                 return;
             } catch (UnavailableException e) {
-                if (!e.outcomeUnknown() || transaction.outcomeLost() || resend >= retryPolicy.commitResendsMax()) {
+                if (!mayResend(e, transaction, resend)) {
                     throw e;
                 }
             }
@@ -82,96 +87,78 @@ final class TransactionAttempts {
         }
     }
 
+    /** Whether a commit that failed with {@code failure} after {@code resend} resends is sent again. */
+    private boolean mayResend(UnavailableException failure, Transaction transaction, int resend) {
+        return failure.outcomeUnknown() && !transaction.outcomeLost() && resend < retryPolicy.commitResendsMax();
+    }
+
     /** {@link DuroClient#transactAsync}: {@link #transact}'s rules, without blocking. */
     <T> CompletableFuture<T> transactAsync(Function<Transaction, ? extends CompletionStage<T>> body) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        attemptAsync(body, 1, null, result);
-        return result;
+        return attemptAsync(body, 1);
     }
 
-    private <T> void attemptAsync(
-            Function<Transaction, ? extends CompletionStage<T>> body,
-            int attempt,
-            @Nullable DuroException last,
-            CompletableFuture<T> result) {
-        if (attempt > retryPolicy.attemptsMax()) {
-            result.completeExceptionally(last);
-            return;
-        }
-        after(attempt == 1 ? Duration.ZERO : retryPolicy.backoff(attempt)).execute(() -> {
-            Transaction transaction = begin.get();
-            start(body, transaction)
-                    .thenCompose(value -> commitUntilKnownAsync(transaction, 0).thenApply(committed -> value))
-                    .whenComplete((value, failure) -> {
-                        transaction.close();
-                        if (failure == null) {
-                            result.complete(value);
-                            return;
-                        }
-                        Throwable cause = unwrap(failure);
-                        if (cause instanceof TransactionAbortedException aborted) {
-                            attemptAsync(body, attempt + 1, aborted, result);
-                        } else if (cause instanceof SnapshotTooOldException tooOld && !transaction.commitSent()) {
-                            attemptAsync(body, attempt + 1, tooOld, result);
-                        } else if (cause instanceof SnapshotTooOldException tooOld) {
-                            result.completeExceptionally(new UnavailableException(
-                                    "the commit of " + transaction.id() + " was sent, then failed ("
-                                            + tooOld.getMessage() + "); it may have committed",
-                                    true));
-                        } else {
-                            result.completeExceptionally(cause);
-                        }
-                    });
-        });
+    private <T> CompletableFuture<T> attemptAsync(
+            Function<Transaction, ? extends CompletionStage<T>> body, int attempt) {
+        Transaction transaction = begin.get();
+        return start(body, transaction)
+                .thenCompose(value -> commitUntilKnownAsync(transaction, 0).thenApply(committed -> value))
+                .handle((value, failure) -> {
+                    transaction.close();
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture(value);
+                    }
+                    Throwable cause = Transport.causeOf(failure);
+                    if (!(cause instanceof TransactionAbortedException || cause instanceof SnapshotTooOldException)) {
+                        return CompletableFuture.<T>failedFuture(cause);
+                    }
+                    DuroException again = runAgainAfter((DuroException) cause, transaction);
+                    return attempt >= retryPolicy.attemptsMax()
+                            ? CompletableFuture.<T>failedFuture(again)
+                            : after(retryPolicy.backoff(attempt + 1))
+                                    .thenCompose(waited -> attemptAsync(body, attempt + 1));
+                })
+                .thenCompose(next -> next);
     }
 
-    /** {@link #commitUntilKnown} without blocking: each resend is a delayed task. */
+    /** {@link #commitUntilKnown} without blocking: each resend follows a delay. */
     private CompletableFuture<Void> commitUntilKnownAsync(Transaction transaction, int resend) {
-        CompletableFuture<Void> known = new CompletableFuture<>();
-        transaction.commitAsync().whenComplete((committed, failure) -> {
-            if (failure == null) {
-                known.complete(null);
-                return;
-            }
-            Throwable cause = unwrap(failure);
-            if (!(cause instanceof UnavailableException unavailable)
-                    || !unavailable.outcomeUnknown()
-                    || transaction.outcomeLost()
-                    || resend >= retryPolicy.commitResendsMax()) {
-                known.completeExceptionally(cause);
-                return;
-            }
-            after(retryPolicy.backoff(resend + 2))
-                    .execute(() -> relay(commitUntilKnownAsync(transaction, resend + 1), known));
-        });
-        return known;
+        return transaction
+                .commitAsync()
+                .handle((committed, failure) -> {
+                    if (failure == null) {
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    Throwable cause = Transport.causeOf(failure);
+                    return cause instanceof UnavailableException unavailable
+                                    && mayResend(unavailable, transaction, resend)
+                            ? after(retryPolicy.backoff(resend + 2))
+                                    .thenCompose(waited -> commitUntilKnownAsync(transaction, resend + 1))
+                            : CompletableFuture.<Void>failedFuture(cause);
+                })
+                .thenCompose(next -> next);
     }
 
     /** {@link DuroClient#readOnlyAsync(ReadConsistency, Function)}: {@link #readOnly}'s rules, without blocking. */
     <T> CompletableFuture<T> readOnlyAsync(
             ReadConsistency consistency, Function<ReadOnlyTransaction, ? extends CompletionStage<T>> body) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        readOnlyAttempt(consistency, body, 1, result);
-        return result;
+        return readOnlyAttemptAsync(consistency, body, 1);
     }
 
-    private <T> void readOnlyAttempt(
+    private <T> CompletableFuture<T> readOnlyAttemptAsync(
             ReadConsistency consistency,
             Function<ReadOnlyTransaction, ? extends CompletionStage<T>> body,
-            int attempt,
-            CompletableFuture<T> result) {
-        start(body, beginReadOnly.apply(consistency)).whenComplete((value, failure) -> {
-            if (failure == null) {
-                result.complete(value);
-                return;
-            }
-            Throwable cause = unwrap(failure);
-            if (cause instanceof SnapshotTooOldException && attempt < retryPolicy.attemptsMax()) {
-                readOnlyAttempt(consistency, body, attempt + 1, result);
-            } else {
-                result.completeExceptionally(cause);
-            }
-        });
+            int attempt) {
+        return start(body, beginReadOnly.apply(consistency))
+                .handle((value, failure) -> {
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture(value);
+                    }
+                    Throwable cause = Transport.causeOf(failure);
+                    return cause instanceof SnapshotTooOldException && attempt < retryPolicy.attemptsMax()
+                            ? readOnlyAttemptAsync(consistency, body, attempt + 1)
+                            : CompletableFuture.<T>failedFuture(cause);
+                })
+                .thenCompose(next -> next);
     }
 
     /** The body's stage, or a failed one if the body threw before returning it. */
@@ -188,28 +175,12 @@ final class TransactionAttempts {
         }
     }
 
-    private static Executor after(Duration delay) {
+    /** Completes after {@code delay}, on a timer rather than a sleeping thread. */
+    private static CompletableFuture<Void> after(Duration delay) {
         return delay.isZero()
-                ? Runnable::run
-                : CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS);
-    }
-
-    private static <T> void relay(CompletableFuture<T> from, CompletableFuture<T> to) {
-        from.whenComplete((value, failure) -> {
-            if (failure == null) {
-                to.complete(value);
-            } else {
-                to.completeExceptionally(unwrap(failure));
-            }
-        });
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable cause = failure;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
+                ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.runAsync(
+                        () -> {}, CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
     }
 
     /** {@link DuroClient#readOnly(ReadConsistency, Function)}. */

@@ -106,6 +106,15 @@ final class Transport implements AutoCloseable {
         }
     }
 
+    /** What failed a future: {@code failure} without the {@link CompletionException}s that wrap it. */
+    static Throwable causeOf(Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
     /** The exception an unexpected or error reply stands for. */
     static DuroException errorOf(ServerReply reply) {
         if (reply instanceof ErrorReply error) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class TransactAsyncRetryTest extends TransactRetryTest {
     @Override
     String transfer() {
-        return join(client.transactAsync(tx -> {
+        return Transaction.join(client.transactAsync(tx -> {
             runs.incrementAndGet();
             return tx.getAsync(Bytes.utf8("alice")).thenApply(alice -> {
                 tx.putLong("alice", -10);
@@ -30,7 +29,7 @@ class TransactAsyncRetryTest extends TransactRetryTest {
 
     @Override
     String readA() {
-        return join(client.readOnlyAsync(ro -> {
+        return Transaction.join(client.readOnlyAsync(ro -> {
             runs.incrementAndGet();
             return ro.getAsync(Bytes.utf8("a")).thenApply(value -> value == null ? null : value.toUtf8());
         }));
@@ -51,17 +50,5 @@ class TransactAsyncRetryTest extends TransactRetryTest {
         body.complete("done");
         assertEquals("done", result.get(10, TimeUnit.SECONDS));
         assertEquals(1, cluster.commits().size(), "commit requests received");
-    }
-
-    /** The future's outcome as the blocking API would give it: its cause unwrapped. */
-    private static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
     }
 }
