@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./duro bench --async-clients} against a real cluster (three replicas in this JVM): the asynchronous clients
- * commit, count their aborts apart from errors, and stop with the run.
+ * {@code ./duro bench --async-clients} against a real cluster (two partitions of three replicas in this JVM, 10% of the
+ * transactions global): the asynchronous clients commit, none of their transactions ends in an error (an abort is
+ * not one), and the run ends.
  */
 class AsyncClientsRunTest {
     @TempDir

@@ -109,11 +109,13 @@ public final class DuroTarget implements Target {
 
     /**
      * {@link #execute} through the client's asynchronous API: the reads, the commit and the answer handled where each
-     * reply arrives, no thread waiting. Scans have no asynchronous form and run on the common pool.
+     * reply arrives, no thread waiting. The client's scans block, so {@code --async-clients} refuses workloads with
+     * scans ({@link LoadOptions}).
      */
     private CompletableFuture<Void> executeAsync(TxPlan plan) {
         if (plan.scan() != null) {
-            return CompletableFuture.runAsync(() -> execute(plan));
+            return CompletableFuture.failedFuture(
+                    new IllegalArgumentException("a scan has no asynchronous form: run it with execute"));
         }
         if (plan.kind() == TxKind.READ_ONLY) {
             return plan.reads().isEmpty()
@@ -123,31 +125,20 @@ public final class DuroTarget implements Target {
         Transaction tx = client.begin();
         return tx.getAllAsync(plan.reads())
                 .thenCompose(read -> {
-                    List<Bytes> values = new ArrayList<>(plan.reads().size());
-                    for (Bytes key : plan.reads()) {
-                        values.add(read.get(key));
-                    }
-                    for (Map.Entry<Bytes, Bytes> write : plan.writes(values).entrySet()) {
-                        if (write.getValue() == null) {
-                            tx.delete(write.getKey());
-                        } else {
-                            tx.put(write.getKey(), write.getValue());
-                        }
-                    }
+                    write(tx, plan, read);
                     return tx.commitAsync();
                 })
                 .handle((committed, failure) -> {
                     tx.close();
-                    if (failure == null) {
-                        return null;
+                    if (failure != null && Target.causeOf(failure) instanceof TransactionAbortedException aborted) {
+                        throw refused(aborted);
                     }
-                    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                            ? failure.getCause()
-                            : failure;
-                    if (cause instanceof TransactionAbortedException aborted) {
-                        throw new PlanAbortedException(aborted.reason().kind().name());
+                    if (failure != null) {
+                        throw failure instanceof CompletionException completion
+                                ? completion
+                                : new CompletionException(failure);
                     }
-                    throw cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+                    return null;
                 });
     }
 
@@ -166,23 +157,31 @@ public final class DuroTarget implements Target {
                 return;
             }
             try (Transaction tx = client.begin()) {
-                Map<Bytes, Bytes> read = tx.getAll(plan.reads());
-                List<Bytes> values = new ArrayList<>(plan.reads().size());
-                for (Bytes key : plan.reads()) {
-                    values.add(read.get(key));
-                }
-                for (Map.Entry<Bytes, Bytes> write : plan.writes(values).entrySet()) {
-                    if (write.getValue() == null) {
-                        tx.delete(write.getKey());
-                    } else {
-                        tx.put(write.getKey(), write.getValue());
-                    }
-                }
+                write(tx, plan, tx.getAll(plan.reads()));
                 tx.commit();
             }
         } catch (TransactionAbortedException e) {
-            throw new PlanAbortedException(e.reason().kind().name());
+            throw refused(e);
         }
+    }
+
+    /** Buffers the plan's writes in {@code tx}, given the values its reads returned ({@code read}, by key). */
+    private static void write(Transaction tx, TxPlan plan, Map<Bytes, Bytes> read) {
+        List<Bytes> values = new ArrayList<>(plan.reads().size());
+        for (Bytes key : plan.reads()) {
+            values.add(read.get(key));
+        }
+        for (Map.Entry<Bytes, Bytes> write : plan.writes(values).entrySet()) {
+            if (write.getValue() == null) {
+                tx.delete(write.getKey());
+            } else {
+                tx.put(write.getKey(), write.getValue());
+            }
+        }
+    }
+
+    private static PlanAbortedException refused(TransactionAbortedException aborted) {
+        return new PlanAbortedException(aborted.reason().kind().name());
     }
 
     @Override

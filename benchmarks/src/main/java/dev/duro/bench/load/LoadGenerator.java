@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -227,8 +226,7 @@ public final class LoadGenerator {
 
     /** Counts one plan's end: committed ({@code failure} null), refused by the system, or an error. */
     private void recordOutcome(TxPlan plan, long begun, @Nullable Throwable failure) {
-        Throwable cause =
-                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause = failure == null ? null : Target.causeOf(failure);
         if (cause == null) {
             long micros = Math.min((System.nanoTime() - begun) / 1_000, LATENCY_MAX_MICROS);
             Objects.requireNonNull(latencies.get(plan.kind()), "a histogram per class")

@@ -59,6 +59,10 @@ public record LoadOptions(
         require(!etcdThroughJetcd || system == SystemKind.ETCD, "--etcd-client chooses how --system etcd is driven");
         require(!asyncClients || system != SystemKind.ETCD, "--async-clients drives Duro's asynchronous API");
         require(
+                !asyncClients || !workload.scans(),
+                "--async-clients runs workloads without scans (the client's scans block); --workload " + workload
+                        + " scans");
+        require(
                 system != SystemKind.ETCD || etcdThroughJetcd || workload.runsOnGoEtcdClient(zipfSkew),
                 "--etcd-client go runs the read-write workloads (A-D, pdur-1..3) with uniform keys; for --workload "
                         + workload + (zipfSkew > 0 ? " or --zipf" : "") + " use --etcd-client jetcd");

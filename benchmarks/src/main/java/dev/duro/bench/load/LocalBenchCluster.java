@@ -42,7 +42,7 @@ final class LocalBenchCluster implements AutoCloseable {
      * G1 refining its remembered sets in its pauses, as {@code ./duro local} runs nodes on a JVM that has these flags
      * (up to Java 19; docs/performance.md, "Refinement in G1's pauses").
      */
-    private static final List<String> NODE_GC_OPTIONS = List.of(
+    static final List<String> NODE_GC_OPTIONS = List.of(
             "-XX:-G1UseAdaptiveConcRefinement",
             "-XX:G1ConcRefinementGreenZone=100000",
             "-XX:G1ConcRefinementYellowZone=200000",
@@ -130,6 +130,24 @@ final class LocalBenchCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * The node JVMs' options on Java {@code javaFeature}: {@link #NODE_GC_OPTIONS} where it has those flags, then
+     * {@link #NODE_JVM_OPTIONS}, then {@code extra} (options separated by spaces), which therefore win.
+     */
+    static List<String> nodeJavaOptions(int javaFeature, String extra) {
+        List<String> options = new ArrayList<>();
+        if (javaFeature < 20) {
+            options.addAll(NODE_GC_OPTIONS);
+        }
+        options.addAll(NODE_JVM_OPTIONS);
+        for (String option : extra.trim().split("\\s+")) {
+            if (!option.isEmpty()) {
+                options.add(option);
+            }
+        }
+        return options;
+    }
+
     private Process spawn(String id, Properties node, Path logDirectory) throws IOException {
         Path config = dataDirectory.resolve(id + ".properties");
         try (OutputStream out = Files.newOutputStream(config)) {
@@ -138,16 +156,7 @@ final class LocalBenchCluster implements AutoCloseable {
         Files.createDirectories(logDirectory);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        if (Runtime.version().feature() < 20) {
-            command.addAll(NODE_GC_OPTIONS);
-        }
-        command.addAll(NODE_JVM_OPTIONS);
-        for (String option :
-                System.getProperty(EXTRA_NODE_JVM_OPTIONS, "").trim().split("\\s+")) {
-            if (!option.isEmpty()) {
-                command.add(option);
-            }
-        }
+        command.addAll(nodeJavaOptions(Runtime.version().feature(), System.getProperty(EXTRA_NODE_JVM_OPTIONS, "")));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ServerMain.class.getName());

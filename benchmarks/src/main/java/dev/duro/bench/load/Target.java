@@ -2,6 +2,7 @@ package dev.duro.bench.load;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import javax.annotation.Nullable;
 
 /**
@@ -44,6 +45,15 @@ public interface Target extends AutoCloseable {
         return pids.isEmpty() ? -1 : ProcessCpu.nanos(pids);
     }
 
+    /** What failed a session's future: {@code failure} without the {@link CompletionException}s that wrap it. */
+    static Throwable causeOf(Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
     /** Whether the servers run in the load generator's JVM, whose CPU then covers clients and servers alike. */
     default boolean serversInThisProcess() {
         return false;
@@ -68,10 +78,11 @@ public interface Target extends AutoCloseable {
         /**
          * Runs one plan without blocking the caller ({@code --async-clients}): completes normally when it committed,
          * exceptionally with {@link PlanAbortedException} when the system refused it, with anything else on an
-         * error. By default it runs {@link #execute} on the common pool, for systems without an asynchronous path.
+         * error. Only Duro has an asynchronous path; {@link LoadOptions} refuses the option for the others.
          */
         default CompletableFuture<Void> executeAsync(TxPlan plan) {
-            return CompletableFuture.runAsync(() -> execute(plan));
+            return CompletableFuture.failedFuture(
+                    new UnsupportedOperationException("this system is driven by threads, not --async-clients"));
         }
 
         @Override

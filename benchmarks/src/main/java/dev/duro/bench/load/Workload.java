@@ -130,6 +130,11 @@ public enum Workload {
         return readWriteShape() != null && zipfSkew == 0;
     }
 
+    /** Whether some of its transactions scan a range (YCSB E): the client's scans block, unlike its reads. */
+    public boolean scans() {
+        return this == YCSB_E;
+    }
+
     /** One client's transactions, drawn from {@code random}. */
     public TxSource source(KeySpace keys, LoadOptions options, SplittableRandom random) {
         return generator.source(keys, options, random);

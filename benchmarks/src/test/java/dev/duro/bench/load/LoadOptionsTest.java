@@ -69,6 +69,7 @@ class LoadOptionsTest {
                 "DUR",
                 "--in-process",
                 "--tls",
+                "--async-clients",
                 "--set",
                 "raft.batch-size = 16",
                 "--set",
@@ -96,6 +97,8 @@ class LoadOptionsTest {
         assertEquals(SystemKind.DUR, o.system());
         assertTrue(o.inProcess());
         assertTrue(o.tls());
+        assertTrue(o.asyncClients());
+        assertFalse(LoadOptions.parse().asyncClients(), "a thread per client unless asked");
         assertEquals(Map.of("raft.batch-size", "16", "store.window", "9"), o.nodeSettings());
         assertEquals(Path.of("/tmp/run"), o.outputDirectory());
 
@@ -116,6 +119,16 @@ class LoadOptionsTest {
                 0,
                 LoadOptions.parse("--workload", "social", "--partitions", "1").globalPercent());
         assertEquals(0.99, LoadOptions.parse("--workload", "YCSB-A").zipfSkew());
+    }
+
+    @Test
+    void asynchronousClientsDriveDuroWithoutScans() {
+        String etcd = refusal("--async-clients", "--system", "etcd");
+        assertTrue(etcd.contains("--async-clients"), etcd);
+        String scans = refusal("--async-clients", "--workload", "E");
+        assertTrue(scans.contains("--async-clients") && scans.contains("ycsb-e"), scans);
+        assertTrue(LoadOptions.parse("--async-clients", "--system", "dur", "--workload", "social")
+                .asyncClients());
     }
 
     @Test
