@@ -348,7 +348,6 @@ class InJvmClusterTest {
         }
     }
 
-    /** {@code getAll} over both partitions, in an update and a read-only transaction, against real replicas. */
     /**
      * The asynchronous API composes reads, writes and the commit without a thread per transaction: many transfers in
      * flight at once, local and global, retried on abort by the policy, keep the total that an asynchronous
@@ -400,6 +399,7 @@ class InJvmClusterTest {
         assertTrue(committed > inFlight.size() / 2, "committed " + committed + " of " + inFlight.size());
     }
 
+    /** {@code getAll} over both partitions, in an update and a read-only transaction, against real replicas. */
     @Test
     void getAllReadsKeysOfEveryPartitionInOneRequestEach() throws Exception {
         DuroClient client = cluster.newClient();
