@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
@@ -59,6 +61,8 @@ public final class ConsensusNode implements Closeable {
     private final Parameters raftParameters;
 
     private final FreshReplicaWatch freshReplicaWatch;
+    /** Handles the answers of entries proposed to a local leader, off its applier thread ({@link LocalLeader}). */
+    private final ExecutorService proposals;
 
     private ConsensusNode(
             String nodeId,
@@ -98,6 +102,7 @@ public final class ConsensusNode implements Closeable {
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
         this.freshReplicaWatch = new FreshReplicaWatch(nodeId, topology, server, raftParameters);
+        this.proposals = Executors.newSingleThreadExecutor(LogContext.daemonThreads("proposals", nodeId));
     }
 
     /**
@@ -200,7 +205,9 @@ public final class ConsensusNode implements Closeable {
     }
 
     private GroupCommitter newCommitter(int partition) {
-        return new GroupCommitter(partition, newClient(partition), batches, settings);
+        LocalLeader local =
+                new LocalLeader(server, topology.groupId(partition), () -> replicas.containsKey(partition), proposals);
+        return new GroupCommitter(partition, newClient(partition), local, batches, settings);
     }
 
     private RaftClient newClient(int partition) {
@@ -300,5 +307,6 @@ public final class ConsensusNode implements Closeable {
             client.close();
         }
         server.close();
+        proposals.shutdown();
     }
 }

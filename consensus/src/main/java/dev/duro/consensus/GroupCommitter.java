@@ -26,13 +26,18 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 public final class GroupCommitter implements Closeable {
     private final int partition;
     private final RaftClient client;
+    /** Spares the client's loopback round trip while this node's replica leads the partition. */
+    private final LocalLeader local;
+
     private final CommandBatches batches;
     /** Queueing, batching and the limit on proposals in flight; this class only proposes to Raft. */
     private final ProposalPipeline pipeline;
 
-    GroupCommitter(int partition, RaftClient client, CommandBatches batches, ConsensusSettings settings) {
+    GroupCommitter(
+            int partition, RaftClient client, LocalLeader local, CommandBatches batches, ConsensusSettings settings) {
         this.partition = partition;
         this.client = client;
+        this.local = local;
         this.batches = batches;
         this.pipeline = new ProposalPipeline(partition, settings, this::propose);
     }
@@ -49,6 +54,12 @@ public final class GroupCommitter implements Closeable {
     private void propose(List<byte[]> encoded, Consumer<Throwable> answered) {
         // The joined array is fresh and never touched again: wrap it rather than copy it once more.
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(batches.join(encoded)));
+        if (!local.propose(message, answered, () -> proposeThroughClient(message, answered))) {
+            proposeThroughClient(message, answered);
+        }
+    }
+
+    private void proposeThroughClient(Message message, Consumer<Throwable> answered) {
         client.async()
                 .send(message)
                 .whenComplete((reply, failure) ->
@@ -62,6 +73,11 @@ public final class GroupCommitter implements Closeable {
     /** Log entries proposed so far. */
     public long entriesSent() {
         return pipeline.entriesSent();
+    }
+
+    /** Log entries proposed straight to this node's replica while it led, and committed. */
+    public long entriesCommittedLocally() {
+        return local.committed();
     }
 
     /** Commands proposed so far; divided by {@link #entriesSent()} it is the mean batch size. */

@@ -156,6 +156,7 @@ class ConsensusClusterTest {
     @Test
     void localCommitsReplicateAndReplicasConverge() throws Exception {
         startCluster(2);
+        List<ConsensusNode> leaders = List.of(awaitSoleVoter(0, nodes), awaitSoleVoter(1, nodes));
         int transactions = 200;
         List<CompletableFuture<Void>> appended = new ArrayList<>();
         for (int i = 0; i < transactions; i++) {
@@ -192,6 +193,17 @@ class ConsensusClusterTest {
         }
         assertEquals(transactions, batched);
         assertTrue(entries < transactions, "group commit packs several commands per entry: " + entries);
+        // A leader's own node proposes straight to its replica; the others go through their Raft clients.
+        for (int p = 0; p < 2; p++) {
+            assertTrue(leaders.get(p).isLeader(p), "partition " + p + " kept its leader through the test");
+            for (ConsensusNode node : nodes) {
+                GroupCommitter committer = node.committer(p);
+                assertEquals(
+                        node == leaders.get(p) ? committer.entriesSent() : 0,
+                        committer.entriesCommittedLocally(),
+                        node.nodeId() + "'s entries for partition " + p + " proposed locally");
+            }
+        }
         for (int p = 0; p < 2; p++) {
             awaitConverged(p, Duration.ofSeconds(30));
         }
@@ -239,6 +251,23 @@ class ConsensusClusterTest {
                 next.replica(0).snapshotCounter() >= 20,
                 "the new voter applied everything committed before its term: SC "
                         + next.replica(0).snapshotCounter());
+        // Both survivors keep proposing: the new leader to its own replica, the other through its client, which
+        // had the stopped node for leader.
+        for (ConsensusNode node : nodes) {
+            long before = node.committer(0).entriesCommittedLocally();
+            node.committer(0)
+                    .submit(new CommitRequest(
+                            new TxId(8, 100 + nodes.indexOf(node)),
+                            List.of(0),
+                            0,
+                            List.of(),
+                            List.of(Write.put(Bytes.utf8("after-" + node.nodeId()), Bytes.utf8("v")))))
+                    .get(30, TimeUnit.SECONDS);
+            assertEquals(
+                    node == next ? before + 1 : before,
+                    node.committer(0).entriesCommittedLocally(),
+                    node.nodeId() + " proposed locally only while leading");
+        }
     }
 
     /** Waits until exactly one of {@code among} is {@code partition}'s designated voter, and returns it. */

@@ -57,9 +57,12 @@ public enum MessageType {
         return code >= VOTE.code;
     }
 
+    /** {@link #values()} copies its array at each call; this runs for every frame. */
+    private static final MessageType[] ALL = values();
+
     /** The type with this wire code, or null if there is none. */
     public static @Nullable MessageType fromCode(int code) {
-        for (MessageType type : values()) {
+        for (MessageType type : ALL) {
             if (type.code == code) {
                 return type;
             }
