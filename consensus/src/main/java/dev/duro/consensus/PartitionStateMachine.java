@@ -374,7 +374,10 @@ public final class PartitionStateMachine extends BaseStateMachine {
         return engine.scan(range, limit, descending, snapshot);
     }
 
-    /** Completes (with SC) once this replica's SC reaches {@code snapshot}; the caller bounds the wait. */
+    /**
+     * Completes (with SC) once this replica's SC reaches {@code snapshot}; the caller bounds the wait. A future not yet
+     * complete is completed on the apply thread: continue it on another thread.
+     */
     public CompletableFuture<Long> awaitSnapshot(long snapshot) {
         return engine.awaitSnapshot(snapshot);
     }

@@ -128,8 +128,9 @@ final class ReplicaEngine {
 
     /**
      * After the engine changed, under the lock: republishes its frontier if it can have moved, and takes out the
-     * reads waiting for its counter, which the caller wakes once it has released the lock: a woken read runs on the
-     * waking thread, and must neither run under the lock nor hold up the next entry longer than it must. A log
+     * reads waiting for its counter, which the caller wakes once it has released the lock: whatever a woken read's
+     * future runs next runs on the waking thread, so it must neither run under the lock nor hold up the next entry
+     * (the server goes on on the connection's event loop). A log
      * entry may carry a cut advance, which moves the floor without moving SC; a vote moves the frontier only by
      * finishing transactions (the dependencies grow only with SC), so on a vote the frontier is rebuilt only when SC
      * moved.

@@ -33,6 +33,7 @@ import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,13 +132,14 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             snapshots.serve(context, fetch); // answered with a file, on a connection of its own
         } else if (message instanceof ClientRequest request) {
             // Authentication, admin requests and the auth rules first (docs/auth.md).
-            access.serve(context.channel(), request, this::serve).whenComplete((reply, failure) -> {
-                if (failure != null) {
-                    LOG.warn("request failed", failure);
-                    reply = new ErrorReply(requestIdOf(bytes), ErrorCode.INTERNAL, failure.toString());
-                }
-                reply(context, reply);
-            });
+            access.serve(context.channel(), request, next -> serve(next, context.executor()))
+                    .whenComplete((reply, failure) -> {
+                        if (failure != null) {
+                            LOG.warn("request failed", failure);
+                            reply = new ErrorReply(requestIdOf(bytes), ErrorCode.INTERNAL, failure.toString());
+                        }
+                        reply(context, reply);
+                    });
         } else if (message instanceof VoteMessage votes) {
             effects.deliverLocally(votes.targetPartition(), votes.votes());
         } else if (message instanceof FrontierMessage frontier) {
@@ -164,16 +166,18 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         return !peersAuthenticated || ConnectionIdentity.of(context.channel()).isClusterNode();
     }
 
-    private CompletableFuture<ServerReply> serve(ClientRequest request) {
+    /** Serves an allowed request; {@code loop} is its connection's event loop, where waiting reads go on. */
+    private CompletableFuture<ServerReply> serve(ClientRequest request, Executor loop) {
         long startNanos = System.nanoTime();
         if (request instanceof ReadRequest read) {
-            return reads.read(read).whenComplete((reply, failure) -> metrics.readFinished("single", startNanos));
+            return reads.read(read, loop).whenComplete((reply, failure) -> metrics.readFinished("single", startNanos));
         }
         if (request instanceof MultiReadRequest read) {
-            return reads.readAll(read).whenComplete((reply, failure) -> metrics.readFinished("multi", startNanos));
+            return reads.readAll(read, loop)
+                    .whenComplete((reply, failure) -> metrics.readFinished("multi", startNanos));
         }
         if (request instanceof ScanRequest scan) {
-            return reads.scan(scan).whenComplete((reply, failure) -> metrics.readFinished("scan", startNanos));
+            return reads.scan(scan, loop).whenComplete((reply, failure) -> metrics.readFinished("scan", startNanos));
         }
         if (request instanceof CommitTransaction commit) {
             return coordinator

@@ -22,6 +22,8 @@ import dev.duro.core.wire.ServerReply;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -48,10 +50,15 @@ final class ReadService {
         this.scanKeysMax = scanKeysMax;
     }
 
-    CompletableFuture<ServerReply> read(ReadRequest request) {
+    /**
+     * Reads one key at the request's snapshot; a read that must wait for it goes on on {@code continueOn} (the
+     * connection's event loop), never on the apply thread whose entry woke it.
+     */
+    CompletableFuture<ServerReply> read(ReadRequest request, Executor continueOn) {
         int partition = routing.partitionOf(request.key());
         long needed = request.readsLatest() ? request.minVersion() : Math.max(request.snapshot(), request.minVersion());
-        return whenReady(request.requestId(), partition, needed, replica -> readNow(request, partition, replica));
+        return whenReady(
+                request.requestId(), partition, needed, continueOn, replica -> readNow(request, partition, replica));
     }
 
     /**
@@ -59,7 +66,7 @@ final class ReadService {
      * acquisition of the replica's lock. Keys of another partition are refused ({@code UNKNOWN_PARTITION}, the
      * client's view is stale), and so are values too large together for one reply frame ({@code LIMIT_EXCEEDED}).
      */
-    CompletableFuture<ServerReply> readAll(MultiReadRequest request) {
+    CompletableFuture<ServerReply> readAll(MultiReadRequest request, Executor continueOn) {
         int partition = request.partition();
         for (Bytes key : request.keys()) {
             int owner = routing.partitionOf(key);
@@ -71,7 +78,7 @@ final class ReadService {
             }
         }
         long needed = request.readsLatest() ? request.minVersion() : Math.max(request.snapshot(), request.minVersion());
-        return whenReady(request.requestId(), partition, needed, replica -> readAllNow(request, replica));
+        return whenReady(request.requestId(), partition, needed, continueOn, replica -> readAllNow(request, replica));
     }
 
     /**
@@ -80,9 +87,10 @@ final class ReadService {
      * one reply frame holds. Either bound cuts the reply short with {@code more} set, and the client continues
      * after its last key (docs/ranges.md, "Scans over the wire").
      */
-    CompletableFuture<ServerReply> scan(ScanRequest request) {
+    CompletableFuture<ServerReply> scan(ScanRequest request, Executor continueOn) {
         long needed = request.readsLatest() ? request.minVersion() : Math.max(request.snapshot(), request.minVersion());
-        return whenReady(request.requestId(), request.partition(), needed, replica -> scanNow(request, replica));
+        return whenReady(
+                request.requestId(), request.partition(), needed, continueOn, replica -> scanNow(request, replica));
     }
 
     private ServerReply scanNow(ScanRequest request, PartitionStateMachine replica) {
@@ -105,9 +113,18 @@ final class ReadService {
         return new ScanReply(request.requestId(), request.partition(), snapshot, entries, result.limited());
     }
 
-    /** Runs {@code read} once this node's replica of {@code partition} reached {@code needed}, boundedly. */
+    /**
+     * Runs {@code read} once this node's replica of {@code partition} reached {@code needed}, boundedly: at once on
+     * the calling thread if it has, else on {@code continueOn}. The waiter is woken on the apply thread that
+     * delivered the entry; serving it there (the read, its reply, its metrics) held up the next entry
+     * (docs/performance.md, "Woken reads on their event loop").
+     */
     private CompletableFuture<ServerReply> whenReady(
-            long requestId, int partition, long needed, Function<PartitionStateMachine, ServerReply> read) {
+            long requestId,
+            int partition,
+            long needed,
+            Executor continueOn,
+            Function<PartitionStateMachine, ServerReply> read) {
         PartitionStateMachine replica = consensus.replica(partition);
         if (replica == null) {
             return CompletableFuture.completedFuture(new ErrorReply(
@@ -115,23 +132,43 @@ final class ReadService {
                     ErrorCode.UNKNOWN_PARTITION,
                     "node " + consensus.nodeId() + " holds no replica of partition " + partition));
         }
-        return replica.awaitSnapshot(needed)
-                .orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
-                .handle((counter, failure) -> {
-                    if (failure != null) {
-                        replica.purgeAbandonedWaiters();
-                        if (failure instanceof TimeoutException) {
-                            return new ErrorReply(
-                                    requestId,
-                                    ErrorCode.SNAPSHOT_NOT_READY,
-                                    "partition " + partition + " replica on " + consensus.nodeId()
-                                            + " did not reach snapshot " + needed + " within " + waitMax.toMillis()
-                                            + " ms (server.read-wait-millis-max)");
-                        }
-                        return new ErrorReply(requestId, ErrorCode.INTERNAL, String.valueOf(failure));
-                    }
-                    return read.apply(replica);
-                });
+        return continueWhenReached(replica.awaitSnapshot(needed), waitMax, continueOn, failure -> {
+            if (failure == null) {
+                return read.apply(replica);
+            }
+            replica.purgeAbandonedWaiters();
+            if (failure instanceof TimeoutException) {
+                return new ErrorReply(
+                        requestId,
+                        ErrorCode.SNAPSHOT_NOT_READY,
+                        "partition " + partition + " replica on " + consensus.nodeId() + " did not reach snapshot "
+                                + needed + " within " + waitMax.toMillis() + " ms (server.read-wait-millis-max)");
+            }
+            return new ErrorReply(requestId, ErrorCode.INTERNAL, String.valueOf(failure));
+        });
+    }
+
+    /**
+     * {@code then}'s answer to how {@code reached} ended (null if it completed, else its failure, a
+     * {@link TimeoutException} after {@code waitMax}): computed at once on the calling thread if {@code reached} is
+     * already complete, else on {@code continueOn}, or where it was completed if {@code continueOn} refuses the task.
+     */
+    static <T> CompletableFuture<T> continueWhenReached(
+            CompletableFuture<Long> reached, Duration waitMax, Executor continueOn, Function<Throwable, T> then) {
+        if (reached.isDone() && !reached.isCompletedExceptionally()) {
+            return CompletableFuture.completedFuture(then.apply(null));
+        }
+        return reached.orTimeout(waitMax.toMillis(), TimeUnit.MILLISECONDS)
+                .handleAsync((counter, failure) -> then.apply(failure), task -> runOn(continueOn, task));
+    }
+
+    /** An event loop that is shutting down refuses tasks: the read is then served where it was woken. */
+    private static void runOn(Executor executor, Runnable task) {
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException closing) {
+            task.run();
+        }
     }
 
     private ServerReply readAllNow(MultiReadRequest request, PartitionStateMachine replica) {
