@@ -3,6 +3,7 @@ package dev.duro.consensus;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -68,7 +69,7 @@ final class LocalLeader {
         try {
             reply = leader.submitClientRequestAsync(request);
         } catch (IOException | RuntimeException notRunning) {
-            elsewhere.run();
+            resend(elsewhere, answered);
             return true;
         }
         // The replica answers on its applier thread, right after applying the entry; the next entry is proposed
@@ -79,11 +80,29 @@ final class LocalLeader {
                         committed.incrementAndGet();
                         answered.accept(null);
                     } else {
-                        elsewhere.run();
+                        resend(elsewhere, answered);
                     }
                 },
-                answers);
+                this::answerOn);
         return true;
+    }
+
+    /** A client that cannot even send (it is closed) fails the entry rather than leave it unanswered. */
+    private static void resend(Runnable elsewhere, Consumer<Throwable> answered) {
+        try {
+            elsewhere.run();
+        } catch (RuntimeException e) {
+            answered.accept(e);
+        }
+    }
+
+    /** A node that is closing has shut its answer thread: the last answers are handled where they arrive. */
+    private void answerOn(Runnable task) {
+        try {
+            answers.execute(task);
+        } catch (RejectedExecutionException closing) {
+            task.run();
+        }
     }
 
     /** Entries proposed here and answered with success. */
