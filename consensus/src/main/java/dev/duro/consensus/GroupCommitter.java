@@ -7,9 +7,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
 /**
@@ -28,6 +30,8 @@ public final class GroupCommitter implements Closeable {
     private final RaftClient client;
     /** Spares the client's loopback round trip while this node's replica leads the partition. */
     private final LocalLeader local;
+    /** Entries proposed through {@link #local} and committed: {@link #entriesCommittedLocally()}. */
+    private final AtomicLong committedLocally = new AtomicLong();
 
     private final CommandBatches batches;
     /** Queueing, batching and the limit on proposals in flight; this class only proposes to Raft. */
@@ -54,9 +58,27 @@ public final class GroupCommitter implements Closeable {
     private void propose(List<byte[]> encoded, Consumer<Throwable> answered) {
         // The joined array is fresh and never touched again: wrap it rather than copy it once more.
         Message message = Message.valueOf(UnsafeByteOperations.unsafeWrap(batches.join(encoded)));
-        if (!local.propose(message, answered, () -> proposeThroughClient(message, answered))) {
+        CompletableFuture<RaftClientReply> proposedHere = local.submit(message);
+        if (proposedHere == null) {
             proposeThroughClient(message, answered);
+            return;
         }
+        // Any answer but success (not the leader any more, not ready yet, too many pending requests, closing) sends
+        // the entry through the client, which finds the leader and retries as it always has. An entry a leader
+        // appended before it stepped down may so be appended twice, as the client's own retries always could; the
+        // engine certifies a transaction id once (docs/window-safety.md).
+        proposedHere.whenComplete((reply, failure) -> {
+            if (failure == null && reply.isSuccess()) {
+                committedLocally.incrementAndGet();
+                answered.accept(null);
+                return;
+            }
+            try {
+                proposeThroughClient(message, answered);
+            } catch (RuntimeException closed) {
+                answered.accept(closed); // a client that cannot even send fails the entry rather than leave it
+            }
+        });
     }
 
     private void proposeThroughClient(Message message, Consumer<Throwable> answered) {
@@ -77,7 +99,7 @@ public final class GroupCommitter implements Closeable {
 
     /** Log entries proposed straight to this node's replica while it led, and committed. */
     public long entriesCommittedLocally() {
-        return local.committed();
+        return committedLocally.get();
     }
 
     /** Commands proposed so far; divided by {@link #entriesSent()} it is the mean batch size. */
