@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -32,17 +33,7 @@ class ReadServiceWaitTest {
 
     @Test
     void aReadThatWaitedGoesOnOnTheGivenExecutorNotOnTheWakingThread() throws Exception {
-        CompletableFuture<Long> reached = new CompletableFuture<>();
-        AtomicReference<String> servedOn = new AtomicReference<>();
-        CompletableFuture<String> served = ReadService.continueWhenReached(reached, LONG, loop, failure -> {
-            servedOn.set(Thread.currentThread().getName());
-            return failure == null ? "read" : "failed";
-        });
-        Thread applier = new Thread(() -> reached.complete(7L), "test-applier");
-        applier.start();
-        applier.join();
-        assertEquals("read", served.get(30, TimeUnit.SECONDS));
-        assertEquals("test-loop", servedOn.get());
+        assertEquals("test-loop", threadServingAReadWokenBy("test-applier", loop));
     }
 
     @Test
@@ -60,23 +51,28 @@ class ReadServiceWaitTest {
 
     @Test
     void aClosingLoopLeavesTheReadToTheWakingThreadInsteadOfDroppingIt() throws Exception {
+        Executor closing = task -> {
+            throw new RejectedExecutionException("closing");
+        };
+        assertEquals("test-applier", threadServingAReadWokenBy("test-applier", closing));
+    }
+
+    /**
+     * Waits a read on a snapshot not reached yet, reaches it from a thread named {@code waker}, and returns the name
+     * of the thread that served the read (which must succeed).
+     */
+    private static String threadServingAReadWokenBy(String waker, Executor continueOn) throws Exception {
         CompletableFuture<Long> reached = new CompletableFuture<>();
         AtomicReference<String> servedOn = new AtomicReference<>();
-        CompletableFuture<String> served = ReadService.continueWhenReached(
-                reached,
-                LONG,
-                task -> {
-                    throw new RejectedExecutionException("closing");
-                },
-                failure -> {
-                    servedOn.set(Thread.currentThread().getName());
-                    return failure == null ? "read" : "failed";
-                });
-        Thread applier = new Thread(() -> reached.complete(7L), "test-applier");
+        CompletableFuture<String> served = ReadService.continueWhenReached(reached, LONG, continueOn, failure -> {
+            servedOn.set(Thread.currentThread().getName());
+            return failure == null ? "read" : "failed";
+        });
+        Thread applier = new Thread(() -> reached.complete(7L), waker);
         applier.start();
         applier.join();
         assertEquals("read", served.get(30, TimeUnit.SECONDS));
-        assertEquals("test-applier", servedOn.get());
+        return servedOn.get();
     }
 
     @Test
