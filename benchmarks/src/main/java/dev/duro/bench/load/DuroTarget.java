@@ -130,15 +130,13 @@ public final class DuroTarget implements Target {
                 })
                 .handle((committed, failure) -> {
                     tx.close();
-                    if (failure != null && Target.causeOf(failure) instanceof TransactionAbortedException aborted) {
-                        throw refused(aborted);
+                    if (failure == null) {
+                        return null;
                     }
-                    if (failure != null) {
-                        throw failure instanceof CompletionException completion
-                                ? completion
-                                : new CompletionException(failure);
-                    }
-                    return null;
+                    Throwable cause = Target.causeOf(failure);
+                    throw cause instanceof TransactionAbortedException aborted
+                            ? refused(aborted)
+                            : new CompletionException(cause);
                 });
     }
 
