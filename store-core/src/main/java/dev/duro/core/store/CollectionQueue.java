@@ -4,7 +4,7 @@ import dev.duro.core.Bytes;
 import java.util.ArrayDeque;
 
 /**
- * The store's queue of {@code (key, chain, version)} entries awaiting collection, in install order: a deque of
+ * The store's queue of {@code (chain, version)} entries awaiting collection, in install order: a deque of
  * fixed-size blocks of parallel arrays, so queueing a version allocates nothing but a block per
  * {@link #BLOCK_SIZE} entries.
  *
@@ -17,7 +17,6 @@ final class CollectionQueue {
     static final int BLOCK_SIZE = 1024;
 
     private static final class Block {
-        final Bytes[] keys = new Bytes[BLOCK_SIZE];
         final VersionChain[] chains = new VersionChain[BLOCK_SIZE];
         final long[] versions = new long[BLOCK_SIZE];
     }
@@ -34,7 +33,7 @@ final class CollectionQueue {
     record Image(Block[] blocks, int head, int size) {
         Bytes keyAt(int index) {
             int at = head + index;
-            return blocks[at / BLOCK_SIZE].keys[at % BLOCK_SIZE];
+            return blocks[at / BLOCK_SIZE].chains[at % BLOCK_SIZE].key;
         }
 
         long versionAt(int index) {
@@ -51,14 +50,13 @@ final class CollectionQueue {
         return size == 0;
     }
 
-    void addLast(Bytes key, VersionChain chain, long version) {
+    void addLast(VersionChain chain, long version) {
         Block last = blocks.peekLast();
         if (last == null || tail == BLOCK_SIZE) {
             last = new Block();
             blocks.addLast(last);
             tail = 0;
         }
-        last.keys[tail] = key;
         last.chains[tail] = chain;
         last.versions[tail] = version;
         tail++;
@@ -75,10 +73,6 @@ final class CollectionQueue {
     /** The version of the oldest entry; the queue must not be empty. */
     long firstVersion() {
         return first().versions[head];
-    }
-
-    Bytes firstKey() {
-        return first().keys[head];
     }
 
     VersionChain firstChain() {

@@ -9,7 +9,6 @@ import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -20,8 +19,9 @@ import javax.annotation.Nullable;
  * The in-memory multiversion store of one partition replica: key → version chain, ordered by key
  * ({@link VersionedStore}).
  *
- * <p>Two indexes over the same chains: a hash map answers point reads and installs, and a sorted map answers scans
- * ({@link SortedChains}: built by the first scan and kept from then on). A third holds them in pages for
+ * <p>Two indexes over the same chains: a hash table answers point reads and installs ({@link ChainTable}: the chains
+ * themselves, open-addressed), and a sorted map answers scans ({@link SortedChains}: built by the first scan and kept
+ * from then on). A third holds them in pages for
  * {@linkplain #freeze images} ({@link ChainPages}), which sort their keys themselves, beside the store's owner.
  *
  * <p>Versions are the commit numbers of the partition engine, installed in increasing order. A read at
@@ -38,7 +38,7 @@ import javax.annotation.Nullable;
  * <p>Not thread-safe: owned by the partition engine, which is single-threaded.
  */
 public final class MultiVersionStore implements VersionedStore {
-    private final Map<Bytes, VersionChain> chains = new HashMap<>();
+    private final ChainTable chains = new ChainTable();
     /** The same chains in key order, once a scan asked for them. */
     private final SortedChains sortedChains = new SortedChains(chains);
     /** The same chains again, in pages that an image can hold without copying the keys. */
@@ -152,19 +152,19 @@ public final class MultiVersionStore implements VersionedStore {
             if (value == null) {
                 return; // deleting an absent key leaves nothing to remember
             }
-            VersionChain created = new VersionChain(version, value);
-            chains.put(key, created);
+            VersionChain created = new VersionChain(key, version, value);
+            chains.add(created);
             pages.add(key, created);
-            sortedChains.added(key, created);
+            sortedChains.added(created);
         } else if (chain.newestVersion() == version) {
             chain.replaceNewest(value);
             if (value == null) {
-                collectable.addLast(key, chain, version); // the tombstone must go eventually
+                collectable.addLast(chain, version); // the tombstone must go eventually
             }
             return;
         } else {
             chain.append(version, value);
-            collectable.addLast(key, chain, version);
+            collectable.addLast(chain, version);
         }
         versionCount++;
     }
@@ -184,7 +184,6 @@ public final class MultiVersionStore implements VersionedStore {
         horizon = newHorizon;
         while (!collectable.isEmpty() && collectable.firstVersion() <= horizon) {
             VersionChain chain = collectable.firstChain();
-            Bytes key = collectable.firstKey();
             collectable.removeFirst();
             int before = chain.size();
             if (!images.isEmpty() && before > 0) {
@@ -193,9 +192,9 @@ public final class MultiVersionStore implements VersionedStore {
                 }
             }
             if (before > 0 && chain.collectBelow(horizon)) {
-                chains.remove(key);
+                chains.remove(chain);
                 pages.remove(chain);
-                sortedChains.removed(key, chain);
+                sortedChains.removed(chain);
             }
             versionCount -= before - chain.size();
         }
@@ -269,16 +268,17 @@ public final class MultiVersionStore implements VersionedStore {
                 long version = in.readLong();
                 Bytes value = in.readNullableBytes();
                 if (chain == null) {
-                    chain = new VersionChain(version, value);
+                    chain = new VersionChain(key, version, value);
                 } else {
                     chain.append(version, value);
                 }
                 store.versionCount++;
             }
             if (chain != null) {
-                if (store.chains.put(key, chain) != null) {
+                if (store.chains.get(key) != null) {
                     throw new MalformedInputException("store snapshot holds key " + key + " twice");
                 }
+                store.chains.add(chain);
                 store.pages.add(key, chain);
             }
         }
@@ -292,7 +292,7 @@ public final class MultiVersionStore implements VersionedStore {
                 throw new MalformedInputException("store snapshot queues key " + key + " at version " + version
                         + " for collection, but holds no such version above the horizon");
             }
-            store.collectable.addLast(key, chain, version);
+            store.collectable.addLast(chain, version);
         }
         return store;
     }

@@ -8,86 +8,160 @@ import javax.annotation.Nullable;
  * The versions of one key, oldest first, indexed {@code 0 .. size-1}. A {@code null} value is a deletion
  * (tombstone).
  *
- * <p>A ring over two arrays whose length is a power of two: installs add at the newest end, collection removes at
- * the oldest, and neither moves the versions in between. A key written often holds many versions (every one newer
- * than the horizon, which trails {@code SC} by {@code engine.snapshots-retained}); collection finds the versions it
- * may drop by walking from the oldest end, where they are, so its cost is what it removes, not the chain's length
- * (docs/performance.md, "Version chains as rings").
+ * <p>The newest two versions are fields of the chain itself; older ones wait in a ring over two arrays whose length
+ * is a power of two, allocated only while there are any. A key of a large store holds one version, or two while the
+ * one it shadows is still readable ({@code engine.snapshots-retained} behind {@code SC}), so an install and the
+ * collection after it touch the chain's own memory and nothing beyond it: on a store of a million keys each further
+ * object is one more cache miss (docs/performance.md, "Version chains hold their newest two versions"). A key written
+ * often holds many versions; installs add at the newest end, collection removes at the oldest, and neither moves the
+ * versions in between, so collection costs what it removes, not the chain's length.
  */
 final class VersionChain {
-    private long[] versions;
+    /** The key whose versions these are ({@link ChainTable} finds chains by it). */
+    final Bytes key;
+    /** The key's hash code, so that a lookup passes over other keys' chains without reading their keys. */
+    final int hash;
+
+    private long newestVersion;
+
+    @Nullable
+    private Bytes newestValue;
+    /** The version before the newest, while {@code size >= 2}. */
+    private long previousVersion;
+
+    @Nullable
+    private Bytes previousValue;
+    /** The versions older than those two, {@code size - 2} of them (null while none). */
+    @Nullable
+    private long[] olderVersions;
     /** Elements are null for deletions, and outside the ring. */
-    private Bytes[] values;
-    /** The array slot of the oldest version. */
-    private int head;
+    @Nullable
+    private Bytes[] olderValues;
+    /** The array slot of the oldest version in the ring. */
+    private int olderHead;
 
     private int size;
     /** Where the store's {@link ChainPages} hold this chain (a copy is in no page). */
     int place;
 
-    VersionChain(long version, @Nullable Bytes value) {
-        versions = new long[] {version};
-        values = new Bytes[] {value};
+    VersionChain(Bytes key, long version, @Nullable Bytes value) {
+        this.key = key;
+        this.hash = key.hashCode();
+        newestVersion = version;
+        newestValue = value;
         size = 1;
     }
 
-    private VersionChain(long[] versions, Bytes[] values, int size) {
-        this.versions = versions;
-        this.values = values;
-        this.size = size;
+    private VersionChain(Bytes key, int hash) {
+        this.key = key;
+        this.hash = hash;
     }
 
     /** A copy that later changes to this chain leave alone. */
     VersionChain copy() {
-        int capacity = size <= 1 ? 1 : Integer.highestOneBit(size - 1) << 1;
-        return new VersionChain(unwrap(versions, new long[capacity]), unwrap(values, new Bytes[capacity]), size);
+        VersionChain copy = new VersionChain(key, hash);
+        copy.newestVersion = newestVersion;
+        copy.newestValue = newestValue;
+        copy.previousVersion = previousVersion;
+        copy.previousValue = previousValue;
+        copy.size = size;
+        int older = olderCount();
+        if (older > 0) {
+            int capacity = Integer.highestOneBit(older - 1) << 1;
+            copy.olderVersions = unwrap(olderVersions(), new long[Math.max(1, capacity)]);
+            copy.olderValues = unwrap(olderValues(), new Bytes[Math.max(1, capacity)]);
+        }
+        return copy;
     }
 
     int size() {
         return size;
     }
 
-    private int slot(int index) {
-        return (head + index) & (versions.length - 1);
+    /** How many versions the ring holds: those older than the newest two. */
+    private int olderCount() {
+        return Math.max(0, size - 2);
     }
 
     long versionAt(int index) {
-        return versions[slot(index)];
+        int older = olderCount();
+        if (index < older) {
+            long[] versions = olderVersions();
+            return versions[(olderHead + index) & (versions.length - 1)];
+        }
+        checkIndex(index);
+        return index == size - 1 ? newestVersion : previousVersion;
     }
 
     @Nullable
     Bytes valueAt(int index) {
-        return values[slot(index)];
+        int older = olderCount();
+        if (index < older) {
+            Bytes[] values = olderValues();
+            return values[(olderHead + index) & (values.length - 1)];
+        }
+        checkIndex(index);
+        return index == size - 1 ? newestValue : previousValue;
+    }
+
+    private void checkIndex(int index) {
+        if (index < 0 || index >= size) {
+            throw new IndexOutOfBoundsException("version " + index + " of a chain of " + size);
+        }
     }
 
     long newestVersion() {
         if (size == 0) {
             throw new IllegalStateException("the chain was emptied by collection");
         }
-        return versions[slot(size - 1)];
+        return newestVersion;
     }
 
     /** Appends a version newer than every version already here. */
     void append(long version, @Nullable Bytes value) {
         if (version <= newestVersion()) {
-            throw new IllegalStateException("version " + version + " is not newer than " + newestVersion());
+            throw new IllegalStateException("version " + version + " is not newer than " + newestVersion);
         }
-        if (size == versions.length) {
-            resize(versions.length * 2);
+        if (size >= 2) {
+            pushOlder(previousVersion, previousValue);
         }
-        int slot = slot(size);
-        versions[slot] = version;
-        values[slot] = value;
+        previousVersion = newestVersion;
+        previousValue = newestValue;
+        newestVersion = version;
+        newestValue = value;
         size++;
+    }
+
+    /** Adds the version that stops being one of the newest two to the ring's newest end. */
+    private void pushOlder(long version, @Nullable Bytes value) {
+        int older = olderCount();
+        long[] versions = olderVersions;
+        if (versions == null) {
+            versions = new long[4];
+            olderVersions = versions;
+            olderValues = new Bytes[4];
+            olderHead = 0;
+        } else if (older == versions.length) {
+            resizeOlder(versions.length * 2);
+            versions = olderVersions();
+        }
+        int slot = (olderHead + older) & (versions.length - 1);
+        versions[slot] = version;
+        olderValues()[slot] = value;
     }
 
     /** Replaces the value of the newest version (a transaction that wrote the key twice). */
     void replaceNewest(@Nullable Bytes value) {
-        values[slot(size - 1)] = value;
+        newestVersion(); // an emptied chain has no newest version to replace
+        newestValue = value;
     }
 
     /** The newest version at or below {@code snapshot}; absent if it is a deletion or every version is newer. */
     VersionedValue read(long snapshot) {
+        // Most reads are at recent snapshots: the newest version, or the one before it.
+        if (size > 0 && newestVersion <= snapshot) {
+            return newestValue == null ? VersionedValue.ABSENT : new VersionedValue(newestValue, newestVersion);
+        }
         int index = indexAtOrBelow(snapshot);
         if (index < 0) {
             return VersionedValue.ABSENT;
@@ -98,7 +172,6 @@ final class VersionChain {
 
     /** Index of the newest version {@code <= snapshot}, or -1 if every version is newer. */
     int indexAtOrBelow(long snapshot) {
-        // Most reads are at recent snapshots: scan from the newest end, which is usually one step.
         int i = size - 1;
         while (i >= 0 && versionAt(i) > snapshot) {
             i--;
@@ -114,48 +187,101 @@ final class VersionChain {
      * @return true if the chain is now empty
      */
     boolean collectBelow(long horizon) {
-        // The horizon trails the newest versions: count the versions at or below it from the oldest end.
-        int atOrBelow = 0;
-        while (atOrBelow < size && versionAt(atOrBelow) <= horizon) {
-            atOrBelow++;
+        if (size == 0) {
+            return true;
         }
-        int keepFrom = atOrBelow - 1;
-        if (keepFrom < 0) {
-            return false;
+        int keepFrom;
+        if (newestVersion <= horizon) {
+            // The usual case for a key not written since: everything older goes, without reading the ring.
+            keepFrom = newestValue == null ? size : size - 1;
+        } else {
+            // The horizon trails the newest versions: count the versions at or below it from the oldest end.
+            int atOrBelow = 0;
+            while (atOrBelow < size && versionAt(atOrBelow) <= horizon) {
+                atOrBelow++;
+            }
+            keepFrom = atOrBelow - 1;
+            if (keepFrom < 0) {
+                return false;
+            }
+            if (valueAt(keepFrom) == null) {
+                keepFrom++;
+            }
         }
-        if (valueAt(keepFrom) == null) {
-            keepFrom++;
-        }
-        if (keepFrom == 0) {
-            return false;
-        }
-        for (int i = 0; i < keepFrom; i++) {
-            values[slot(i)] = null;
-        }
-        head = slot(keepFrom);
-        size -= keepFrom;
-        if (size > 0 && versions.length >= 8 && size <= versions.length / 4) {
-            resize(versions.length / 2); // a key that was written often and no longer is gives the room back
+        if (keepFrom > 0) {
+            removeOldest(keepFrom);
         }
         return size == 0;
     }
 
-    /** Moves the ring into arrays of {@code capacity} (a power of two, at least {@link #size}), oldest first. */
-    private void resize(int capacity) {
-        long[] newVersions = unwrap(versions, new long[capacity]);
-        values = unwrap(values, new Bytes[capacity]);
-        versions = newVersions; // after both copies: unwrap reads the ring's length from it
-        head = 0;
+    /** Removes the {@code count} oldest versions. */
+    private void removeOldest(int count) {
+        int older = olderCount();
+        if (count < older) {
+            long[] versions = olderVersions();
+            Bytes[] values = olderValues();
+            int mask = values.length - 1;
+            for (int i = 0; i < count; i++) {
+                values[(olderHead + i) & mask] = null;
+            }
+            olderHead = (olderHead + count) & mask;
+            size -= count;
+            if (versions.length >= 16 && olderCount() <= versions.length / 4) {
+                resizeOlder(versions.length / 2); // a key that was written often and no longer is gives the room back
+            }
+            return;
+        }
+        olderVersions = null; // the ring empties: the arrays go with it
+        olderValues = null;
+        olderHead = 0;
+        int inline = count - older; // 0, 1 or 2 of the newest two
+        size -= count;
+        if (inline >= 1 && size == 1) {
+            previousVersion = 0;
+            previousValue = null;
+        }
+        if (size == 0) {
+            newestVersion = 0;
+            newestValue = null;
+            previousVersion = 0;
+            previousValue = null;
+        }
+    }
+
+    private long[] olderVersions() {
+        long[] versions = olderVersions;
+        if (versions == null) {
+            throw new IllegalStateException("the chain holds no older versions");
+        }
+        return versions;
+    }
+
+    private Bytes[] olderValues() {
+        Bytes[] values = olderValues;
+        if (values == null) {
+            throw new IllegalStateException("the chain holds no older versions");
+        }
+        return values;
+    }
+
+    /** Moves the ring into arrays of {@code capacity} (a power of two, at least the ring's count), oldest first. */
+    private void resizeOlder(int capacity) {
+        long[] newVersions = unwrap(olderVersions(), new long[capacity]);
+        olderValues = unwrap(olderValues(), new Bytes[capacity]);
+        olderVersions = newVersions; // after both copies: unwrap reads the ring's length from it
+        olderHead = 0;
     }
 
     /**
-     * Copies the ring held in {@code ring}, one of this chain's two arrays (they have the same length), into
+     * Copies the ring held in {@code ring}, one of this chain's two older arrays (they have the same length), into
      * {@code out}, oldest first.
      */
     private <A> A unwrap(A ring, A out) {
-        int first = Math.min(size, versions.length - head);
-        System.arraycopy(ring, head, out, 0, first);
-        System.arraycopy(ring, 0, out, first, size - first);
+        int older = olderCount();
+        int length = olderVersions().length;
+        int first = Math.min(older, length - olderHead);
+        System.arraycopy(ring, olderHead, out, 0, first);
+        System.arraycopy(ring, 0, out, first, older - first);
         return out;
     }
 }

@@ -48,7 +48,7 @@ class ChainPagesTest {
             } else if (roll < 560 || present.isEmpty()) { // grows at first, then mostly holds its size
                 Bytes key = Bytes.utf8("k" + random.nextInt(keySpace));
                 if (!live.containsKey(key)) {
-                    VersionChain chain = new VersionChain(step + 1, key);
+                    VersionChain chain = new VersionChain(key, step + 1, key);
                     live.put(key, chain);
                     present.add(key);
                     pages.add(key, chain);
@@ -109,9 +109,10 @@ class ChainPagesTest {
         ChainPages pages = new ChainPages();
         List<VersionChain> chains = new ArrayList<>();
         for (int i = 0; i < 10 * ChainPages.PAGE_SIZE + 7; i++) {
-            VersionChain chain = new VersionChain(1, null);
+            Bytes key = Bytes.utf8("k" + i);
+            VersionChain chain = new VersionChain(key, 1, null);
             chains.add(chain);
-            pages.add(Bytes.utf8("k" + i), chain);
+            pages.add(key, chain);
         }
         assertEquals(11, pages.allocatedPages());
         OpenImage open = new OpenImage(pages.freeze(), contents(pages));
@@ -138,7 +139,7 @@ class ChainPagesTest {
         List<CollectionQueue.Image> images = new ArrayList<>();
         List<List<Queued>> atFreeze = new ArrayList<>();
         long version = 0;
-        VersionChain chain = new VersionChain(1, null);
+        Map<Bytes, VersionChain> chains = new HashMap<>();
         for (int step = 0; step < 5_000; step++) {
             int roll = random.nextInt(200);
             if (roll == 0) {
@@ -147,15 +148,16 @@ class ChainPagesTest {
             } else if (roll < 102) {
                 // bursts that cross blocks, and drains that empty the queue now and then
                 for (int n = random.nextInt(random.nextInt(20) == 0 ? 3000 : 4); n >= 0; n--) {
-                    Bytes key = Bytes.utf8("k" + random.nextInt(100));
-                    queue.addLast(key, chain, ++version);
-                    naive.add(new Queued(key, version));
+                    VersionChain chain = chains.computeIfAbsent(
+                            Bytes.utf8("k" + random.nextInt(100)), k -> new VersionChain(k, 1, null));
+                    queue.addLast(chain, ++version);
+                    naive.add(new Queued(chain.key, version));
                 }
             } else {
                 for (int n = random.nextInt(random.nextInt(20) == 0 ? 3000 : 5); n >= 0 && !naive.isEmpty(); n--) {
                     Queued first = naive.removeFirst();
                     assertEquals(first.version(), queue.firstVersion());
-                    assertSame(first.key(), queue.firstKey());
+                    assertSame(first.key(), queue.firstChain().key);
                     queue.removeFirst();
                 }
             }

@@ -26,7 +26,7 @@ class VersionChainTest {
     private static void run(Random random, int steps) {
         long version = 1;
         Bytes first = Bytes.utf8("v1");
-        VersionChain chain = new VersionChain(version, first);
+        VersionChain chain = new VersionChain(Bytes.utf8("key"), version, first);
         List<Entry> naive = new ArrayList<>(List.of(new Entry(version, first)));
         long horizon = 0;
         VersionChain copy = null;
