@@ -17,6 +17,9 @@ import javax.annotation.Nullable;
  * versions in between, so collection costs what it removes, not the chain's length.
  */
 final class VersionChain {
+    /** The ring's capacity when a version first stops being one of the newest two. */
+    private static final int OLDER_CAPACITY_MIN = 4;
+
     /** The key whose versions these are ({@link ChainTable} finds chains by it). */
     final Bytes key;
     /** The key's hash code, so that a lookup passes over other keys' chains without reading their keys. */
@@ -31,7 +34,10 @@ final class VersionChain {
 
     @Nullable
     private Bytes previousValue;
-    /** The versions older than those two, {@code size - 2} of them (null while none). */
+    /**
+     * The versions older than those two, {@code size - 2} of them; null while none. Null, not a shared empty array:
+     * a million chains pointing at one array would each be a reference G1 tracks into that array's region.
+     */
     @Nullable
     private long[] olderVersions;
     /** Elements are null for deletions, and outside the ring. */
@@ -65,11 +71,10 @@ final class VersionChain {
         copy.previousVersion = previousVersion;
         copy.previousValue = previousValue;
         copy.size = size;
-        int older = olderCount();
-        if (older > 0) {
-            int capacity = Integer.highestOneBit(older - 1) << 1;
-            copy.olderVersions = unwrap(olderVersions(), new long[Math.max(1, capacity)]);
-            copy.olderValues = unwrap(olderValues(), new Bytes[Math.max(1, capacity)]);
+        if (olderCount() > 0) {
+            int capacity = olderVersions().length;
+            copy.olderVersions = unwrap(olderVersions(), new long[capacity]);
+            copy.olderValues = unwrap(olderValues(), new Bytes[capacity]);
         }
         return copy;
     }
@@ -137,9 +142,9 @@ final class VersionChain {
         int older = olderCount();
         long[] versions = olderVersions;
         if (versions == null) {
-            versions = new long[4];
+            versions = new long[OLDER_CAPACITY_MIN];
             olderVersions = versions;
-            olderValues = new Bytes[4];
+            olderValues = new Bytes[OLDER_CAPACITY_MIN];
             olderHead = 0;
         } else if (older == versions.length) {
             resizeOlder(versions.length * 2);
@@ -158,7 +163,7 @@ final class VersionChain {
 
     /** The newest version at or below {@code snapshot}; absent if it is a deletion or every version is newer. */
     VersionedValue read(long snapshot) {
-        // Most reads are at recent snapshots: the newest version, or the one before it.
+        // Most reads are at recent snapshots, where the newest version answers.
         if (size > 0 && newestVersion <= snapshot) {
             return newestValue == null ? VersionedValue.ABSENT : new VersionedValue(newestValue, newestVersion);
         }
@@ -234,17 +239,14 @@ final class VersionChain {
         olderVersions = null; // the ring empties: the arrays go with it
         olderValues = null;
         olderHead = 0;
-        int inline = count - older; // 0, 1 or 2 of the newest two
-        size -= count;
-        if (inline >= 1 && size == 1) {
+        size -= count; // what is left is at most the newest two
+        if (size <= 1) {
             previousVersion = 0;
             previousValue = null;
         }
         if (size == 0) {
             newestVersion = 0;
             newestValue = null;
-            previousVersion = 0;
-            previousValue = null;
         }
     }
 
