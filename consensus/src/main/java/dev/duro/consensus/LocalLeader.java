@@ -28,6 +28,8 @@ final class LocalLeader {
     private final BooleanSupplier hosted;
     /** Where answers are handled: never the applier thread that completes them (see {@link #submit}). */
     private final Executor answers;
+    /** {@link #answers}, or the caller's thread once it is shut: made once rather than per proposal. */
+    private final Executor answerThread = this::answerOn;
 
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
@@ -66,7 +68,7 @@ final class LocalLeader {
         }
         // The replica answers on its applier thread, right after applying the entry; the next entry is proposed
         // from the answer, and appending it there would hold up the log.
-        return reply.whenCompleteAsync((answer, failure) -> {}, this::answerOn);
+        return reply.whenCompleteAsync((answer, failure) -> {}, answerThread);
     }
 
     /** A node that is closing has shut its answer thread: the last answers are handled where they arrive. */
