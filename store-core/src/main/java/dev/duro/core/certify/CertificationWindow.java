@@ -31,7 +31,7 @@ final class CertificationWindow {
      */
     private final long[] numbers;
     private final Bytes[][] writeKeys;
-    private final List<Bytes>[] readKeys;
+    private final Bytes[][] readKeys;
     private final BloomFilter<Bytes>[] readSummaries;
     /** A slot's scanned ranges (null: none): exact, or their span when the slot holds a read summary. */
     private final KeyRange[][] scans;
@@ -56,7 +56,7 @@ final class CertificationWindow {
         int k = settings.windowTransactions();
         this.numbers = new long[k];
         this.writeKeys = new Bytes[k][];
-        this.readKeys = new List[k];
+        this.readKeys = new Bytes[k][];
         this.readSummaries = new BloomFilter[k];
         this.scans = new KeyRange[k][];
     }
@@ -77,12 +77,12 @@ final class CertificationWindow {
     /** The exact index with the read keys of every retained transaction in it: {@code lastRead} is complete. */
     KeyStampIndex indexedReads() {
         for (long number = firstRetainedAfter(readsIndexedUpTo); number <= pendingSnapshotCounter; number++) {
-            List<Bytes> reads = readKeys[retainedSlot(number)];
+            Bytes[] reads = readKeys[retainedSlot(number)];
             if (reads == null) {
                 continue; // summarised: its reads are in its bloom filter, its written keys indexed already
             }
-            for (int i = 0, n = reads.size(); i < n; i++) {
-                int at = index.findOrInsert(reads.get(i));
+            for (Bytes read : reads) {
+                int at = index.findOrInsert(read);
                 // A written key's lastRead was set when a newer transaction wrote it: keep the newest reader.
                 index.setLastRead(at, Math.max(index.lastRead(at), number));
             }
@@ -131,27 +131,46 @@ final class CertificationWindow {
         orderedUpTo = pendingSnapshotCounter;
     }
 
+    /** Records a transaction without ranges, keeping its keys as given. */
+    long record(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges) {
+        return record(readSet, null, writeSet, ranges, KeyInterner.AS_GIVEN);
+    }
+
     /**
      * Records a transaction that passed certification, with the ranges it scanned: it becomes number {@code ++PSC}.
+     * The window keeps one object per key where it can (docs/performance.md, "One object per key"): a written key
+     * the index holds already is kept as the index's object, one it does not is entered as {@code interner}'s, and
+     * the reads as {@code internedReads} when given (the index's objects for them, as the certification test found
+     * them, equal to {@code readSet} element by element).
      *
      * @return its number
      */
-    long record(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges) {
+    long record(
+            List<Bytes> readSet,
+            @Nullable Bytes[] internedReads,
+            List<Write> writeSet,
+            List<KeyRange> ranges,
+            KeyInterner interner) {
         long number = ++pendingSnapshotCounter;
         int slot = slot(number);
         long evicted = numbers[slot];
         Bytes[] evictedWriteKeys = writeKeys[slot];
-        List<Bytes> evictedReadKeys = readKeys[slot];
+        Bytes[] evictedReadKeys = readKeys[slot];
         if (scans[slot] != null && readSummaries[slot] == null) {
             exactScanners--;
         }
+        boolean summarised = usesBloom(readSet.size() + writeSet.size() + ranges.size());
         Bytes[] written = new Bytes[writeSet.size()];
         for (int i = 0; i < written.length; i++) {
-            written[i] = writeSet.get(i).key();
+            int at = index.findOrInsert(writeSet.get(i).key(), interner);
+            written[i] = index.keyAt(at);
+            index.setLastWrite(at, number);
+            if (!summarised) {
+                index.setLastRead(at, number); // a written key counts as read
+            }
         }
         numbers[slot] = number;
         writeKeys[slot] = written;
-        boolean summarised = usesBloom(readSet.size() + writeSet.size() + ranges.size());
         scans[slot] =
                 ranges.isEmpty() ? null : summarised ? new KeyRange[] {span(ranges)} : ranges.toArray(new KeyRange[0]);
         if (scans[slot] != null && !summarised) {
@@ -160,19 +179,10 @@ final class CertificationWindow {
         if (summarised) {
             readKeys[slot] = null;
             readSummaries[slot] = summarise(readSet, writeSet);
-            for (Bytes key : written) {
-                index.setLastWrite(index.findOrInsert(key), number);
-            }
         } else {
-            // Immutable lists (a CommitRequest's) are kept as they are; anything else is copied once. The reads
-            // go into the index only when a stronger test asks for them (indexedReads).
-            readKeys[slot] = List.copyOf(readSet);
+            // The reads go into the index only when a stronger test asks for them (indexedReads).
+            readKeys[slot] = internedReads != null ? internedReads : readSet.toArray(new Bytes[0]);
             readSummaries[slot] = null;
-            for (Bytes key : written) {
-                int at = index.findOrInsert(key);
-                index.setLastWrite(at, number);
-                index.setLastRead(at, number); // a written key counts as read
-            }
         }
         if (evictedWriteKeys != null) {
             if (evicted <= orderedUpTo) {
@@ -195,17 +205,24 @@ final class CertificationWindow {
         }
     }
 
-    private void pruneKeys(List<Bytes> keys, long evictedNumber) {
-        for (int i = 0, n = keys.size(); i < n; i++) {
-            pruneKey(keys.get(i), evictedNumber);
-        }
-    }
-
     private void pruneKey(Bytes key, long evictedNumber) {
         int at = index.find(key);
         if (at >= 0 && index.lastWrite(at) <= evictedNumber && index.lastRead(at) <= evictedNumber) {
             index.removeAt(at);
         }
+    }
+
+    /** The written keys of transaction {@code number} as recorded, or null if it is not in the window. */
+    @Nullable
+    Bytes[] writtenKeys(long number) {
+        int slot = slot(number);
+        return number > 0 && numbers[slot] == number ? writeKeys[slot] : null;
+    }
+
+    /** The read keys kept for transaction {@code number} (null if summarised), for tests. */
+    @Nullable
+    Bytes[] readKeys(long number) {
+        return readKeys[retainedSlot(number)];
     }
 
     /** The number of the oldest retained transaction numbered above {@code number}. */

@@ -7,6 +7,7 @@ import dev.duro.core.KeyRange;
 import dev.duro.core.Write;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
+import java.util.Arrays;
 import java.util.List;
 import javax.annotation.Nullable;
 
@@ -62,6 +63,14 @@ public final class Certifier {
     private final int partition;
     private final CertificationWindow window;
     private final KeyStampIndex index;
+    /*
+     * The index's objects for the reads of the transaction certified last, found by its test ({@code null} where
+     * the index holds no entry: then the read's own object), so that recording it keeps those instead of the
+     * objects its log entry was decoded into (docs/performance.md, "One object per key"). Valid only for the
+     * readset {@link #probedReadSet}, and only until the next call that changes the window.
+     */
+    private Bytes[] probedReads = new Bytes[16];
+    private @Nullable List<Bytes> probedReadSet;
 
     public Certifier(int partition, CertifierSettings settings) {
         this.partition = partition;
@@ -124,6 +133,7 @@ public final class Certifier {
      */
     public @Nullable AbortReason certify(
             long snapshot, List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges, boolean global) {
+        probedReadSet = null;
         long pendingSnapshotCounter = window.pendingSnapshotCounter();
         if (snapshot < oldestCertifiableSnapshot()) {
             return AbortReason.snapshotTooOld(partition, oldestCertifiableSnapshot());
@@ -145,10 +155,19 @@ public final class Certifier {
     }
 
     private @Nullable AbortReason readsAgainstWrites(long snapshot, List<Bytes> readSet, List<Write> writeSet) {
-        for (int i = 0, n = readSet.size(); i < n; i++) {
-            AbortReason reason = readAgainstWrites(snapshot, readSet.get(i));
-            if (reason != null) {
-                return reason;
+        int reads = readSet.size();
+        boolean keepProbed = !window.usesBloom(reads); // a summarised transaction keeps no read keys
+        if (keepProbed && probedReads.length < reads) {
+            probedReads = new Bytes[Math.max(reads, 2 * probedReads.length)];
+        }
+        for (int i = 0; i < reads; i++) {
+            Bytes key = readSet.get(i);
+            int slot = index.find(key);
+            if (slot >= 0 && index.lastWrite(slot) > snapshot) {
+                return AbortReason.readKeyOverwritten(partition, key, index.lastWrite(slot), false);
+            }
+            if (keepProbed) {
+                probedReads[i] = slot >= 0 ? index.keyAt(slot) : key;
             }
         }
         for (int i = 0, n = writeSet.size(); i < n; i++) {
@@ -156,6 +175,9 @@ public final class Certifier {
             if (reason != null) {
                 return reason;
             }
+        }
+        if (keepProbed) {
+            probedReadSet = readSet;
         }
         return null;
     }
@@ -253,7 +275,32 @@ public final class Certifier {
      * @return its number
      */
     public long record(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges) {
-        return window.record(readSet, writeSet, ranges);
+        return record(readSet, writeSet, ranges, KeyInterner.AS_GIVEN);
+    }
+
+    /**
+     * Records a transaction that passed certification, with the ranges it scanned, keeping one object per key where
+     * it can (docs/performance.md, "One object per key"): a key new to the index is entered as {@code interner}'s
+     * object for it, and the reads that {@link #certify} just found in the index as the index's objects. Object
+     * identity only: decisions compare keys by content.
+     *
+     * @return its number
+     */
+    public long record(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges, KeyInterner interner) {
+        Bytes[] internedReads = null;
+        if (probedReadSet == readSet) {
+            internedReads = Arrays.copyOf(probedReads, readSet.size());
+        }
+        probedReadSet = null;
+        return window.record(readSet, internedReads, writeSet, ranges, interner);
+    }
+
+    /**
+     * The written keys of transaction {@code number} as the window keeps them (one object per key, in the order of
+     * its writeset), or null if the window no longer holds it. The caller must not change the array.
+     */
+    public @Nullable Bytes[] writtenKeys(long number) {
+        return window.writtenKeys(number);
     }
 
     // ---- state transfer -------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ public final class FrozenWindow {
     /** The window's slot arrays as they were: transaction {@code n} in slot {@code n % length}. */
     private final Bytes[][] writeKeys;
 
-    private final List<Bytes>[] readKeys;
+    private final Bytes[][] readKeys;
     private final BloomFilter<Bytes>[] readSummaries;
     private final KeyRange[][] scans;
 
@@ -36,7 +36,7 @@ public final class FrozenWindow {
             long pendingSnapshotCounter,
             long first,
             Bytes[][] writeKeys,
-            List<Bytes>[] readKeys,
+            Bytes[][] readKeys,
             BloomFilter<Bytes>[] readSummaries,
             KeyRange[][] scans) {
         this.pendingSnapshotCounter = pendingSnapshotCounter;
@@ -73,11 +73,7 @@ public final class FrozenWindow {
                 }
                 out.writeBytes(Bytes.wrap(bloom.toByteArray()));
             } else {
-                List<Bytes> keys = readKeys[slot];
-                out.writeInt(keys.size());
-                for (Bytes key : keys) {
-                    out.writeBytes(key);
-                }
+                writeKeys(out, readKeys[slot]);
             }
             if (ranges != null) {
                 out.writeInt(ranges.length);

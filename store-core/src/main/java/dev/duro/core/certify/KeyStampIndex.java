@@ -45,6 +45,13 @@ final class KeyStampIndex {
 
     /** The slot holding {@code key}, inserting it with both numbers 0 if absent. */
     int findOrInsert(Bytes key) {
+        return findOrInsert(key, KeyInterner.AS_GIVEN);
+    }
+
+    /**
+     * The slot holding {@code key}, inserting {@code interner}'s object for it with both numbers 0 if absent.
+     */
+    int findOrInsert(Bytes key, KeyInterner interner) {
         if (size >= keys.length >> 1) {
             resize(keys.length << 1);
         }
@@ -53,7 +60,7 @@ final class KeyStampIndex {
         for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
             Bytes present = keys[slot];
             if (present == null) {
-                keys[slot] = key;
+                keys[slot] = interner.intern(key);
                 hashes[slot] = hash;
                 stamps[2 * slot] = 0;
                 stamps[2 * slot + 1] = 0;
@@ -64,6 +71,11 @@ final class KeyStampIndex {
                 return slot;
             }
         }
+    }
+
+    /** The key object the entry at {@code slot} holds. */
+    Bytes keyAt(int slot) {
+        return keys[slot];
     }
 
     long lastWrite(int slot) {

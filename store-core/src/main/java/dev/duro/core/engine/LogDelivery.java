@@ -5,6 +5,7 @@ import dev.duro.core.KeyRange;
 import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.certify.Certifier;
+import dev.duro.core.certify.KeyInterner;
 import dev.duro.core.engine.PartitionEngine.Pending;
 import java.util.HashMap;
 import java.util.List;
@@ -33,6 +34,8 @@ final class LogDelivery {
     private final OutcomeRetention retention;
     private final GlobalTermination termination;
     private final DependencyFrontier frontiers;
+    /** The store's objects for keys it holds, which the certification window keeps instead of the log's copies. */
+    private final KeyInterner storeKeys;
     /**
      * The seam of the simulation's {@code certify-forgotten} mutant (set only by tests, through
      * {@code EngineMutants}): the engine treats every id it no longer retains as new, as it did before
@@ -53,7 +56,8 @@ final class LogDelivery {
             EffectBuffer effects,
             OutcomeRetention retention,
             GlobalTermination termination,
-            DependencyFrontier frontiers) {
+            DependencyFrontier frontiers,
+            KeyInterner storeKeys) {
         this.partition = partition;
         this.certifier = certifier;
         this.pending = pending;
@@ -62,6 +66,7 @@ final class LogDelivery {
         this.retention = retention;
         this.termination = termination;
         this.frontiers = frontiers;
+        this.storeKeys = storeKeys;
     }
 
     /** Delivers the next command of this partition's log. */
@@ -103,7 +108,7 @@ final class LogDelivery {
         boolean global = request.isGlobal();
         List<KeyRange> ranges = mutantIgnoresRanges ? List.of() : request.scannedRanges();
         AbortReason reason = certifier.certify(snapshot, request.readSet(), request.writeSet(), ranges, global);
-        long number = reason == null ? certifier.record(request.readSet(), request.writeSet(), ranges) : 0;
+        long number = reason == null ? certifier.record(request.readSet(), request.writeSet(), ranges, storeKeys) : 0;
         if (!global) {
             if (reason != null) {
                 decide(Outcome.aborted(tid, request.participants(), reason), null, 0, List.of(), pscBefore);

@@ -135,10 +135,11 @@ public final class PartitionEngine {
         this.retention = new OutcomeRetention(partition, settings.outcomesRetained());
         this.termination = new GlobalTermination(partition, settings, effects, retention);
         this.frontiers = new DependencyFrontier(partition);
-        this.pending = new PendingQueue(partition, settings, store, effects, retention, termination, frontiers, sc);
+        this.pending =
+                new PendingQueue(partition, settings, store, certifier, effects, retention, termination, frontiers, sc);
         this.votes = new VoteTracker(partition, pending, effects, retention, termination);
-        this.delivery =
-                new LogDelivery(partition, certifier, pending, votes, effects, retention, termination, frontiers);
+        this.delivery = new LogDelivery(
+                partition, certifier, pending, votes, effects, retention, termination, frontiers, store::intern);
     }
 
     // ---- queries ----

@@ -1,8 +1,10 @@
 package dev.duro.core.engine;
 
+import dev.duro.core.Bytes;
 import dev.duro.core.Outcome;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
+import dev.duro.core.certify.Certifier;
 import dev.duro.core.engine.PartitionEngine.Pending;
 import dev.duro.core.store.MultiVersionStore;
 import java.util.ArrayDeque;
@@ -25,6 +27,7 @@ final class PendingQueue {
     private final int partition;
     private final EngineSettings settings;
     private final MultiVersionStore store;
+    private final Certifier certifier;
     private final EffectBuffer effects;
     private final OutcomeRetention retention;
     private final GlobalTermination termination;
@@ -38,6 +41,7 @@ final class PendingQueue {
             int partition,
             EngineSettings settings,
             MultiVersionStore store,
+            Certifier certifier,
             EffectBuffer effects,
             OutcomeRetention retention,
             GlobalTermination termination,
@@ -46,6 +50,7 @@ final class PendingQueue {
         this.partition = partition;
         this.settings = settings;
         this.store = store;
+        this.certifier = certifier;
         this.effects = effects;
         this.retention = retention;
         this.termination = termination;
@@ -138,8 +143,14 @@ final class PendingQueue {
         }
         if (outcome.committed()) {
             List<Write> writes = request.writeSet();
+            // The window's objects for the keys, which are the store's where it held them (docs/performance.md,
+            // "One object per key"); the request's own once the window has moved past the transaction.
+            Bytes[] keys = certifier.writtenKeys(number);
             for (int i = 0, n = writes.size(); i < n; i++) {
-                store.put(writes.get(i).key(), writes.get(i).value(), number);
+                store.put(
+                        keys != null ? keys[i] : writes.get(i).key(),
+                        writes.get(i).value(),
+                        number);
             }
             if (request.isGlobal()) {
                 frontiers.addDependencies(outcome);

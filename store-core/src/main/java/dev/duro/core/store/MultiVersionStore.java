@@ -99,6 +99,16 @@ public final class MultiVersionStore implements VersionedStore {
     }
 
     /**
+     * The store's own object for {@code key} if it holds a version of it, else {@code key}: what the certification
+     * window keeps for the keys it records, so that a partition retains one object per key, and an install of that
+     * object finds its chain without comparing bytes (docs/performance.md, "One object per key").
+     */
+    public Bytes intern(Bytes key) {
+        VersionChain chain = chains.get(key);
+        return chain == null ? key : chain.key;
+    }
+
+    /**
      * {@inheritDoc}
      *
      * <p>Walks the sorted map from the range's start; keys that hold only a tombstone or only versions above the

@@ -2,6 +2,8 @@ package dev.duro.core.certify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.AbortReason;
@@ -12,7 +14,9 @@ import dev.duro.core.Write;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -104,6 +108,9 @@ class CertifierAgainstNaiveTest {
         Certifier certifier = new Certifier(PARTITION, CertifierSettings.exact(window));
         NaiveCertifier naive = new NaiveCertifier(PARTITION, window);
         RandomTransactions generate = new RandomTransactions(random, keySpace);
+        // Half the runs intern keys as the engine does with its store (one object per key, some keys not yet
+        // held): object identity must not change a decision.
+        KeyInterner interner = random.nextBoolean() ? KeyInterner.AS_GIVEN : new HeldKeys(random);
         for (int i = 0; i < transactions; i++) {
             List<Bytes> readSet = generate.keys(READS_MAX);
             List<Write> writeSet = generate.writes(WRITES_MAX);
@@ -114,7 +121,8 @@ class CertifierAgainstNaiveTest {
             AbortReason actual = certifier.certify(snapshot, readSet, writeSet, ranges, global);
             assertEquals(expected, actual, "transaction " + i + " at snapshot " + snapshot + " scanning " + ranges);
             if (expected == null) {
-                assertEquals(naive.record(readSet, writeSet, ranges), certifier.record(readSet, writeSet, ranges));
+                assertEquals(
+                        naive.record(readSet, writeSet, ranges), certifier.record(readSet, writeSet, ranges, interner));
             }
             assertTrue(certifier.indexedKeys() <= window * (READS_MAX + WRITES_MAX), "index unbounded");
             assertTrue(certifier.orderedWrittenKeys() <= window * WRITES_MAX, "ordered index unbounded");
@@ -123,6 +131,64 @@ class CertifierAgainstNaiveTest {
             }
         }
         return certifier;
+    }
+
+    /** A store's keys: for about half the keys asked for, an object of its own from the next request on. */
+    private static final class HeldKeys implements KeyInterner {
+        private final Map<Bytes, Bytes> held = new HashMap<>();
+        private final Random random;
+
+        HeldKeys(Random random) {
+            this.random = random;
+        }
+
+        @Override
+        public Bytes intern(Bytes key) {
+            Bytes present = held.get(key);
+            if (present != null) {
+                return present;
+            }
+            if (random.nextBoolean()) {
+                held.put(key, Bytes.copyOf(key.unsafeArray()));
+            }
+            return key;
+        }
+    }
+
+    @Test
+    void recordingKeepsOneObjectPerKey() {
+        Certifier certifier = new Certifier(PARTITION, CertifierSettings.exact(8));
+        Bytes held = Bytes.utf8("k");
+        KeyInterner store = key -> key.equals(held) ? held : key;
+
+        Bytes firstCopy = Bytes.utf8("k");
+        long first = certifier.record(List.of(), List.of(Write.put(firstCopy, Bytes.utf8("1"))), List.of(), store);
+        assertSame(held, certifier.writtenKeys(first)[0], "a key new to the index is entered as the store's object");
+
+        long filler =
+                certifier.record(List.of(), List.of(Write.put(Bytes.utf8("z"), Bytes.utf8("1"))), List.of(), store);
+        Bytes readCopy = Bytes.utf8("k");
+        Bytes writeCopy = Bytes.utf8("k");
+        Bytes other = Bytes.utf8("other");
+        List<Bytes> reads = List.of(readCopy, other);
+        // Its snapshot is older than the window's newest, so the test probes the index for each read.
+        assertNull(certifier.certify(filler - 1, reads, List.of(Write.put(writeCopy, Bytes.utf8("2"))), false));
+        long second = certifier.record(reads, List.of(Write.put(writeCopy, Bytes.utf8("2"))), List.of(), store);
+        assertSame(held, certifier.writtenKeys(second)[0], "a key the index holds is kept as the index's object");
+        Bytes[] keptReads = certifier.window().readKeys(second);
+        assertSame(held, keptReads[0], "a read the test found in the index is kept as the index's object");
+        assertSame(other, keptReads[1], "a read the index does not hold is kept as it came");
+
+        // Without a test just before (its snapshot was current), the reads are kept as they came.
+        Bytes lateRead = Bytes.utf8("k");
+        assertNull(certifier.certify(second, List.of(lateRead), List.of(), false));
+        long third = certifier.record(List.of(lateRead), List.of(), List.of(), store);
+        assertSame(lateRead, certifier.window().readKeys(third)[0]);
+
+        for (long n = third + 1; n <= third + 8; n++) {
+            certifier.record(List.of(), List.of(), List.of(), store);
+        }
+        assertNull(certifier.writtenKeys(first), "an evicted transaction's keys are no longer kept");
     }
 
     static Certifier roundTrip(Certifier certifier) {
