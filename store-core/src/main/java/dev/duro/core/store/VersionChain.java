@@ -27,13 +27,18 @@ final class VersionChain {
 
     private long newestVersion;
 
+    /*
+     * Values are held as the arrays inside their Bytes, which the chain wraps again when it is read: the Bytes a
+     * value was decoded into dies young, where a million of them kept for seconds would be objects every young
+     * collection copies (docs/performance.md, "One object per key").
+     */
     @Nullable
-    private Bytes newestValue;
+    private byte[] newestValue;
     /** The version before the newest, while {@code size >= 2}. */
     private long previousVersion;
 
     @Nullable
-    private Bytes previousValue;
+    private byte[] previousValue;
     /**
      * The versions older than those two, {@code size - 2} of them; null while none. Null, not a shared empty array:
      * a million chains pointing at one array would each be a reference G1 tracks into that array's region.
@@ -42,7 +47,7 @@ final class VersionChain {
     private long[] olderVersions;
     /** Elements are null for deletions, and outside the ring. */
     @Nullable
-    private Bytes[] olderValues;
+    private byte[][] olderValues;
     /** The array slot of the oldest version in the ring. */
     private int olderHead;
 
@@ -54,7 +59,7 @@ final class VersionChain {
         this.key = key;
         this.hash = key.hashCode();
         newestVersion = version;
-        newestValue = value;
+        newestValue = raw(value);
         size = 1;
     }
 
@@ -74,7 +79,7 @@ final class VersionChain {
         if (olderCount() > 0) {
             int capacity = olderVersions().length;
             copy.olderVersions = unwrap(olderVersions(), new long[capacity]);
-            copy.olderValues = unwrap(olderValues(), new Bytes[capacity]);
+            copy.olderValues = unwrap(olderValues(), new byte[capacity][]);
         }
         return copy;
     }
@@ -100,13 +105,28 @@ final class VersionChain {
 
     @Nullable
     Bytes valueAt(int index) {
+        return wrap(rawValueAt(index));
+    }
+
+    @Nullable
+    private byte[] rawValueAt(int index) {
         int older = olderCount();
         if (index < older) {
-            Bytes[] values = olderValues();
+            byte[][] values = olderValues();
             return values[(olderHead + index) & (values.length - 1)];
         }
         checkIndex(index);
         return index == size - 1 ? newestValue : previousValue;
+    }
+
+    @Nullable
+    private static byte[] raw(@Nullable Bytes value) {
+        return value == null ? null : value.unsafeArray();
+    }
+
+    @Nullable
+    private static Bytes wrap(@Nullable byte[] raw) {
+        return raw == null ? null : Bytes.wrap(raw);
     }
 
     private void checkIndex(int index) {
@@ -133,18 +153,18 @@ final class VersionChain {
         previousVersion = newestVersion;
         previousValue = newestValue;
         newestVersion = version;
-        newestValue = value;
+        newestValue = raw(value);
         size++;
     }
 
     /** Adds the version that stops being one of the newest two to the ring's newest end. */
-    private void pushOlder(long version, @Nullable Bytes value) {
+    private void pushOlder(long version, @Nullable byte[] value) {
         int older = olderCount();
         long[] versions = olderVersions;
         if (versions == null) {
             versions = new long[OLDER_CAPACITY_MIN];
             olderVersions = versions;
-            olderValues = new Bytes[OLDER_CAPACITY_MIN];
+            olderValues = new byte[OLDER_CAPACITY_MIN][];
             olderHead = 0;
         } else if (older == versions.length) {
             resizeOlder(versions.length * 2);
@@ -158,21 +178,23 @@ final class VersionChain {
     /** Replaces the value of the newest version (a transaction that wrote the key twice). */
     void replaceNewest(@Nullable Bytes value) {
         newestVersion(); // an emptied chain has no newest version to replace
-        newestValue = value;
+        newestValue = raw(value);
     }
 
     /** The newest version at or below {@code snapshot}; absent if it is a deletion or every version is newer. */
     VersionedValue read(long snapshot) {
         // Most reads are at recent snapshots, where the newest version answers.
         if (size > 0 && newestVersion <= snapshot) {
-            return newestValue == null ? VersionedValue.ABSENT : new VersionedValue(newestValue, newestVersion);
+            return newestValue == null
+                    ? VersionedValue.ABSENT
+                    : new VersionedValue(Bytes.wrap(newestValue), newestVersion);
         }
         int index = indexAtOrBelow(snapshot);
         if (index < 0) {
             return VersionedValue.ABSENT;
         }
-        Bytes value = valueAt(index);
-        return value == null ? VersionedValue.ABSENT : new VersionedValue(value, versionAt(index));
+        byte[] value = rawValueAt(index);
+        return value == null ? VersionedValue.ABSENT : new VersionedValue(Bytes.wrap(value), versionAt(index));
     }
 
     /** Index of the newest version {@code <= snapshot}, or -1 if every version is newer. */
@@ -209,7 +231,7 @@ final class VersionChain {
             if (keepFrom < 0) {
                 return false;
             }
-            if (valueAt(keepFrom) == null) {
+            if (rawValueAt(keepFrom) == null) {
                 keepFrom++;
             }
         }
@@ -224,7 +246,7 @@ final class VersionChain {
         int older = olderCount();
         if (count < older) {
             long[] versions = olderVersions();
-            Bytes[] values = olderValues();
+            byte[][] values = olderValues();
             int mask = values.length - 1;
             for (int i = 0; i < count; i++) {
                 values[(olderHead + i) & mask] = null;
@@ -258,8 +280,8 @@ final class VersionChain {
         return versions;
     }
 
-    private Bytes[] olderValues() {
-        Bytes[] values = olderValues;
+    private byte[][] olderValues() {
+        byte[][] values = olderValues;
         if (values == null) {
             throw new IllegalStateException("the chain holds no older versions");
         }
@@ -269,7 +291,7 @@ final class VersionChain {
     /** Moves the ring into arrays of {@code capacity} (a power of two, at least the ring's count), oldest first. */
     private void resizeOlder(int capacity) {
         long[] newVersions = unwrap(olderVersions(), new long[capacity]);
-        olderValues = unwrap(olderValues(), new Bytes[capacity]);
+        olderValues = unwrap(olderValues(), new byte[capacity][]);
         olderVersions = newVersions; // after both copies: unwrap reads the ring's length from it
         olderHead = 0;
     }

@@ -56,7 +56,10 @@ public final class Bytes implements Comparable<Bytes> {
         return bytes.clone();
     }
 
-    /** The backing array, for codecs that copy it out at once. Never modify it. */
+    /**
+     * The backing array, for codecs that copy it out at once and for the store, which keeps a value's array rather
+     * than its wrapper and wraps it again when read. Never modify it.
+     */
     public byte[] unsafeArray() {
         return bytes;
     }

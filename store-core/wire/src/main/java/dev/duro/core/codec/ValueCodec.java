@@ -65,8 +65,26 @@ public class ValueCodec {
     }
 
     /** Partitions in ascending order, each below {@link Limits#PARTITIONS_MAX}. */
+    /*
+     * One immutable list per partition for the commonest partition list, a local transaction's: what a partition
+     * retains of each transaction it delivers (its outcome) shares it rather than keeping a list of its own
+     * (docs/performance.md, "One object per key"). Filled as partitions are met; a race only makes an equal list twice,
+     * and an immutable list is safe to publish without a lock (its fields are final).
+     */
+    @SuppressWarnings("unchecked")
+    private static final List<Integer>[] SINGLE_PARTITION = new List[Limits.PARTITIONS_MAX];
+
     public static List<Integer> readPartitions(ByteReader in, String what) {
         int count = in.readVarInt(Limits.PARTITIONS_MAX, what + " count");
+        if (count == 1) {
+            int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, what);
+            List<Integer> single = SINGLE_PARTITION[partition];
+            if (single == null) {
+                single = List.of(partition);
+                SINGLE_PARTITION[partition] = single;
+            }
+            return single;
+        }
         List<Integer> partitions = new ArrayList<>(Math.min(count, in.remaining()));
         for (int i = 0; i < count; i++) {
             int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, what);
