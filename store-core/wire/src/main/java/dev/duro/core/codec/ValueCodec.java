@@ -64,7 +64,6 @@ public class ValueCodec {
         }
     }
 
-    /** Partitions in ascending order, each below {@link Limits#PARTITIONS_MAX}. */
     /*
      * One immutable list per partition for the commonest partition list, a local transaction's: what a partition
      * retains of each transaction it delivers (its outcome) shares it rather than keeping a list of its own
@@ -74,6 +73,10 @@ public class ValueCodec {
     @SuppressWarnings("unchecked")
     private static final List<Integer>[] SINGLE_PARTITION = new List[Limits.PARTITIONS_MAX];
 
+    /**
+     * Partitions in ascending order, each below {@link Limits#PARTITIONS_MAX}, as an unmodifiable list (one partition's
+     * list is shared).
+     */
     public static List<Integer> readPartitions(ByteReader in, String what) {
         int count = in.readVarInt(Limits.PARTITIONS_MAX, what + " count");
         if (count == 1) {
@@ -93,7 +96,7 @@ public class ValueCodec {
             }
             partitions.add(partition);
         }
-        return partitions;
+        return List.copyOf(partitions);
     }
 
     public static void writeNumbers(ByteWriter out, List<Long> numbers) {
