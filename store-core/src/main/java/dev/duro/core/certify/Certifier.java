@@ -7,7 +7,6 @@ import dev.duro.core.KeyRange;
 import dev.duro.core.Write;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
-import java.util.Arrays;
 import java.util.List;
 import javax.annotation.Nullable;
 
@@ -64,12 +63,12 @@ public final class Certifier {
     private final CertificationWindow window;
     private final KeyStampIndex index;
     /*
-     * The index's objects for the reads of the transaction certified last, found by its test ({@code null} where
-     * the index holds no entry: then the read's own object), so that recording it keeps those instead of the
-     * objects its log entry was decoded into (docs/performance.md, "One object per key"). Valid only for the
-     * readset {@link #probedReadSet}, and only until the next call that changes the window.
+     * The reads of the transaction certified last, as its test found them: the index's object for each read the index
+     * holds, the read's own object otherwise. Recording that transaction keeps this array instead of the objects its
+     * log entry was decoded into (docs/performance.md, "One object per key"). Set only when the test probed every
+     * read and passed, for the readset probedReadSet, and cleared by the next certify or record.
      */
-    private Bytes[] probedReads = new Bytes[16];
+    private @Nullable Bytes[] probedReads;
     private @Nullable List<Bytes> probedReadSet;
 
     public Certifier(int partition, CertifierSettings settings) {
@@ -133,6 +132,7 @@ public final class Certifier {
      */
     public @Nullable AbortReason certify(
             long snapshot, List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges, boolean global) {
+        probedReads = null;
         probedReadSet = null;
         long pendingSnapshotCounter = window.pendingSnapshotCounter();
         if (snapshot < oldestCertifiableSnapshot()) {
@@ -155,35 +155,30 @@ public final class Certifier {
     }
 
     private @Nullable AbortReason readsAgainstWrites(long snapshot, List<Bytes> readSet, List<Write> writeSet) {
-        int reads = readSet.size();
-        boolean keepProbed = !window.usesBloom(reads); // a summarised transaction keeps no read keys
-        if (keepProbed && probedReads.length < reads) {
-            probedReads = new Bytes[Math.max(reads, 2 * probedReads.length)];
-        }
-        for (int i = 0; i < reads; i++) {
+        Bytes[] found = new Bytes[readSet.size()];
+        for (int i = 0; i < found.length; i++) {
             Bytes key = readSet.get(i);
             int slot = index.find(key);
-            if (slot >= 0 && index.lastWrite(slot) > snapshot) {
-                return AbortReason.readKeyOverwritten(partition, key, index.lastWrite(slot), false);
+            AbortReason reason = overwritten(snapshot, key, slot);
+            if (reason != null) {
+                return reason;
             }
-            if (keepProbed) {
-                probedReads[i] = slot >= 0 ? index.keyAt(slot) : key;
-            }
+            found[i] = slot >= 0 ? index.keyAt(slot) : key;
         }
         for (int i = 0, n = writeSet.size(); i < n; i++) {
-            AbortReason reason = readAgainstWrites(snapshot, writeSet.get(i).key());
+            Bytes key = writeSet.get(i).key();
+            AbortReason reason = overwritten(snapshot, key, index.find(key));
             if (reason != null) {
                 return reason;
             }
         }
-        if (keepProbed) {
-            probedReadSet = readSet;
-        }
+        probedReads = found;
+        probedReadSet = readSet;
         return null;
     }
 
-    private @Nullable AbortReason readAgainstWrites(long snapshot, Bytes key) {
-        int slot = index.find(key);
+    /** Whether {@code key}, at {@code slot} of the index (or -1), was written after {@code snapshot}. */
+    private @Nullable AbortReason overwritten(long snapshot, Bytes key, int slot) {
         if (slot >= 0 && index.lastWrite(slot) > snapshot) {
             return AbortReason.readKeyOverwritten(partition, key, index.lastWrite(slot), false);
         }
@@ -287,10 +282,8 @@ public final class Certifier {
      * @return its number
      */
     public long record(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges, KeyInterner interner) {
-        Bytes[] internedReads = null;
-        if (probedReadSet == readSet) {
-            internedReads = Arrays.copyOf(probedReads, readSet.size());
-        }
+        Bytes[] internedReads = probedReadSet == readSet ? probedReads : null;
+        probedReads = null;
         probedReadSet = null;
         return window.record(readSet, internedReads, writeSet, ranges, interner);
     }
