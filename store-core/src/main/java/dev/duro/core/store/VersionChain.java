@@ -185,16 +185,14 @@ final class VersionChain {
     VersionedValue read(long snapshot) {
         // Most reads are at recent snapshots, where the newest version answers.
         if (size > 0 && newestVersion <= snapshot) {
-            return newestValue == null
-                    ? VersionedValue.ABSENT
-                    : new VersionedValue(Bytes.wrap(newestValue), newestVersion);
+            return versioned(newestValue, newestVersion);
         }
         int index = indexAtOrBelow(snapshot);
-        if (index < 0) {
-            return VersionedValue.ABSENT;
-        }
-        byte[] value = rawValueAt(index);
-        return value == null ? VersionedValue.ABSENT : new VersionedValue(Bytes.wrap(value), versionAt(index));
+        return index < 0 ? VersionedValue.ABSENT : versioned(rawValueAt(index), versionAt(index));
+    }
+
+    private static VersionedValue versioned(@Nullable byte[] value, long version) {
+        return value == null ? VersionedValue.ABSENT : new VersionedValue(Bytes.wrap(value), version);
     }
 
     /** Index of the newest version {@code <= snapshot}, or -1 if every version is newer. */
