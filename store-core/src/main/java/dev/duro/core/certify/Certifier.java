@@ -66,7 +66,8 @@ public final class Certifier {
      * The reads of the transaction certified last, as its test found them: the index's object for each read the index
      * holds, the read's own object otherwise. Recording that transaction keeps this array instead of the objects its
      * log entry was decoded into (docs/performance.md, "One object per key"). Set only when the test probed every
-     * read and passed, for the readset probedReadSet, and cleared by the next certify or record.
+     * read and passed and the transaction keeps its read keys, for the readset probedReadSet, and cleared by the next
+     * certify or record.
      */
     private @Nullable Bytes[] probedReads;
     private @Nullable List<Bytes> probedReadSet;
@@ -144,7 +145,9 @@ public final class Certifier {
         if (snapshot == pendingSnapshotCounter) {
             return null; // nothing was certified after the snapshot
         }
-        AbortReason reason = readsAgainstWrites(snapshot, readSet, writeSet);
+        // A summarised transaction keeps no read keys (CertificationWindow.record): nothing to collect for it.
+        boolean keepsReads = !window.usesBloom(readSet.size() + writeSet.size() + ranges.size());
+        AbortReason reason = readsAgainstWrites(snapshot, readSet, writeSet, keepsReads);
         if (reason == null && !ranges.isEmpty()) {
             reason = rangesAgainstWrites(snapshot, ranges);
         }
@@ -154,16 +157,19 @@ public final class Certifier {
         return reason;
     }
 
-    private @Nullable AbortReason readsAgainstWrites(long snapshot, List<Bytes> readSet, List<Write> writeSet) {
-        Bytes[] found = new Bytes[readSet.size()];
-        for (int i = 0; i < found.length; i++) {
+    private @Nullable AbortReason readsAgainstWrites(
+            long snapshot, List<Bytes> readSet, List<Write> writeSet, boolean keepsReads) {
+        Bytes[] found = keepsReads ? new Bytes[readSet.size()] : null;
+        for (int i = 0, n = readSet.size(); i < n; i++) {
             Bytes key = readSet.get(i);
             int slot = index.find(key);
             AbortReason reason = overwritten(snapshot, key, slot);
             if (reason != null) {
                 return reason;
             }
-            found[i] = slot >= 0 ? index.keyAt(slot) : key;
+            if (found != null) {
+                found[i] = slot >= 0 ? index.keyAt(slot) : key;
+            }
         }
         for (int i = 0, n = writeSet.size(); i < n; i++) {
             Bytes key = writeSet.get(i).key();
@@ -172,8 +178,10 @@ public final class Certifier {
                 return reason;
             }
         }
-        probedReads = found;
-        probedReadSet = readSet;
+        if (found != null) {
+            probedReads = found;
+            probedReadSet = readSet;
+        }
         return null;
     }
 
