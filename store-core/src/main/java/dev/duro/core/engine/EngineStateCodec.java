@@ -149,7 +149,7 @@ public final class EngineStateCodec {
         /**
          * Writes the frozen state to {@code sink} and returns its size. The store is read in turns, each run through
          * {@code exclusive}, which must run it with the engine to itself (under the lock that guards the engine);
-         * sorting the keys and passing bytes on to {@code sink} happen outside those turns.
+         * passing bytes on to {@code sink} happens outside those turns.
          *
          * @throws java.io.UncheckedIOException if {@code sink} fails
          */
@@ -166,7 +166,6 @@ public final class EngineStateCodec {
             }
             written = true;
             head.moveTo(out);
-            store.sortKeys();
             ByteWriter turn = new ByteWriter(1 << 16);
             boolean[] more = {true};
             while (more[0]) {

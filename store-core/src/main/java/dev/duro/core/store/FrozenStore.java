@@ -27,20 +27,25 @@ import javax.annotation.Nullable;
  * written at the moment of the freeze, and reads and scans at a snapshot in {@code [horizon, newestVersion]} answer
  * what the store answered then.
  *
+ * <p>The keys are written in the order of the store's pages, not sorted: a snapshot costs no sort of the store, and
+ * the order is a function of the log like everything else written (a key takes the next place when it is created,
+ * the last place fills the hole when one is removed, and a store read back takes its places in the order written),
+ * so replicas that delivered the same log write the same bytes (docs/replication.md, "Snapshots do not stop
+ * applying"). Only {@link #get} and {@link #scan} sort the image's keys, on their first use.
+ *
  * <p>Not thread-safe, like the store: {@link #writeNext} and {@link #release} need the same exclusive access as
  * any other use of the store, and so do {@link #get} and {@link #scan}, which read chains the store still shares.
- * {@link #sortKeys} reads only the image and may run beside the store's owner; it is the part that takes longest.
  */
 public final class FrozenStore implements StoreImage {
     private final MultiVersionStore store;
     private final long horizon;
     private final long newestVersion;
-    /** The image's keys, ascending, and their chains (live ones; see {@link #chainAt}); null until sorted. */
-    private @Nullable Bytes[] keys;
+    /** The store's pages of (key, chain) as they were at the freeze: the order the keys are written in. */
+    private final ChainPages.Image pages;
+    /** The image's keys, ascending, and their chains (live ones; see {@link #frozen}): null until a read sorts them. */
+    private @Nullable Bytes[] sortedKeys;
 
-    private @Nullable VersionChain[] chains;
-    /** The store's pages of keys as they were at the freeze, until {@link #sortKeys}. */
-    private @Nullable ChainPages.Image unsorted;
+    private @Nullable VersionChain[] sortedChains;
 
     private final int keyCount;
     private final CollectionQueue.Image queued;
@@ -57,13 +62,13 @@ public final class FrozenStore implements StoreImage {
             MultiVersionStore store,
             long horizon,
             long newestVersion,
-            ChainPages.Image unsorted,
+            ChainPages.Image pages,
             CollectionQueue.Image queued) {
         this.store = store;
         this.horizon = horizon;
         this.newestVersion = newestVersion;
-        this.unsorted = unsorted;
-        this.keyCount = unsorted.size();
+        this.pages = pages;
+        this.keyCount = pages.size();
         this.queued = queued;
     }
 
@@ -83,40 +88,32 @@ public final class FrozenStore implements StoreImage {
         return keyCount;
     }
 
-    /** Puts the image's keys in the encoding's order. Touches only the image, never the live store. */
-    public void sortKeys() {
-        ChainPages.Image pages = unsorted;
-        if (pages == null) {
-            return;
-        }
-        @SuppressWarnings("unchecked")
-        Map.Entry<Bytes, VersionChain>[] entries = new Map.Entry[pages.size()];
-        for (int place = 0; place < entries.length; place++) {
-            entries[place] = Map.entry(pages.keyAt(place), pages.chainAt(place));
-        }
-        Arrays.sort(entries, Map.Entry.comparingByKey());
-        Bytes[] sortedKeys = new Bytes[entries.length];
-        VersionChain[] sortedChains = new VersionChain[entries.length];
-        for (int i = 0; i < entries.length; i++) {
-            sortedKeys[i] = entries[i].getKey();
-            sortedChains[i] = entries[i].getValue();
-        }
-        keys = sortedKeys;
-        chains = sortedChains;
-        unsorted = null;
-    }
-
-    /** The keys, ascending, sorting them first if they are not yet. */
+    /** The keys, ascending, for reads: sorted with their chains on first use. Touches only the image. */
     private Bytes[] sortedKeys() {
-        sortKeys();
-        return Objects.requireNonNull(keys, "sorted keys");
+        if (sortedKeys == null) {
+            @SuppressWarnings("unchecked")
+            Map.Entry<Bytes, VersionChain>[] entries = new Map.Entry[keyCount];
+            for (int place = 0; place < keyCount; place++) {
+                entries[place] = Map.entry(pages.keyAt(place), pages.chainAt(place));
+            }
+            Arrays.sort(entries, Map.Entry.comparingByKey());
+            Bytes[] keys = new Bytes[keyCount];
+            VersionChain[] chains = new VersionChain[keyCount];
+            for (int i = 0; i < keyCount; i++) {
+                keys[i] = entries[i].getKey();
+                chains[i] = entries[i].getValue();
+            }
+            sortedKeys = keys;
+            sortedChains = chains;
+        }
+        return sortedKeys;
     }
 
     @Override
     public VersionedValue get(Bytes key, long snapshot) {
         checkReadable(snapshot);
         int at = Arrays.binarySearch(sortedKeys(), key);
-        return at < 0 ? VersionedValue.ABSENT : chainAt(at).read(snapshot);
+        return at < 0 ? VersionedValue.ABSENT : sortedChainAt(at).read(snapshot);
     }
 
     @Override
@@ -131,7 +128,7 @@ public final class FrozenStore implements StoreImage {
         List<StoreEntry> found = new ArrayList<>(Math.min(limit, 64));
         int step = descending ? -1 : 1;
         for (int at = descending ? end - 1 : first; at >= first && at < end; at += step) {
-            VersionedValue value = chainAt(at).read(snapshot);
+            VersionedValue value = sortedChainAt(at).read(snapshot);
             Bytes present = value.value();
             if (present != null) {
                 if (found.size() == limit) {
@@ -147,7 +144,6 @@ public final class FrozenStore implements StoreImage {
         if (released) {
             throw new IllegalStateException("the frozen store was released");
         }
-        sortKeys();
         if (snapshot < horizon) {
             throw new SnapshotTooOldException(snapshot, horizon);
         }
@@ -163,9 +159,13 @@ public final class FrozenStore implements StoreImage {
         return at >= 0 ? at : -at - 1;
     }
 
-    /** The chain of key {@code at} as it was at the freeze. */
-    private VersionChain chainAt(int at) {
-        VersionChain chain = Objects.requireNonNull(chains, "sorted chains")[at];
+    /** The chain of the {@code at}-th key in ascending order, as it was at the freeze. */
+    private VersionChain sortedChainAt(int at) {
+        return frozen(Objects.requireNonNull(sortedChains, "sorted chains")[at]);
+    }
+
+    /** {@code chain} as it was at the freeze: the copy kept before collection shortened it, if it was. */
+    private VersionChain frozen(VersionChain chain) {
         VersionChain copy = preserved.get(chain);
         return copy != null ? copy : chain;
     }
@@ -183,19 +183,18 @@ public final class FrozenStore implements StoreImage {
         if (released) {
             throw new IllegalStateException("the frozen store was released before it was written");
         }
-        Bytes[] keys = sortedKeys();
         if (!headerWritten) {
             out.writeLong(horizon);
             out.writeLong(newestVersion);
-            out.writeInt(keys.length);
+            out.writeInt(keyCount);
             headerWritten = true;
         }
         int budget = Math.max(1, itemsMax);
         long written = out.size();
         long stopAt = written + Math.min(Math.max(1, bytesMax), Long.MAX_VALUE - written);
-        while (budget > 0 && out.size() < stopAt && nextEntry < keys.length) {
-            Bytes key = keys[nextEntry];
-            VersionChain chain = chainAt(nextEntry);
+        while (budget > 0 && out.size() < stopAt && nextEntry < keyCount) {
+            Bytes key = pages.keyAt(nextEntry);
+            VersionChain chain = frozen(pages.chainAt(nextEntry));
             nextEntry++;
             int count = chain.indexAtOrBelow(newestVersion) + 1;
             if (count == 0) {
@@ -210,7 +209,7 @@ public final class FrozenStore implements StoreImage {
             }
             budget--;
         }
-        if (nextEntry < keys.length) {
+        if (nextEntry < keyCount) {
             return true;
         }
         if (!queueCountWritten) {

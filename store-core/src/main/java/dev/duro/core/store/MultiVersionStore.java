@@ -245,7 +245,7 @@ public final class MultiVersionStore implements VersionedStore {
      * collection go on; {@link FrozenStore#release} closes it. Costs a reference per page of {@link ChainPages} and per
      * block of the collection queue now, whatever the store's size, then a copy of each page of keys that a key's
      * creation or removal writes, and of each chain that collection shortens, while the image is open. The image
-     * sorts its keys itself, beside the store's owner.
+     * writes the keys in the order of the pages, so a snapshot sorts nothing.
      */
     @Override
     public FrozenStore freeze() {

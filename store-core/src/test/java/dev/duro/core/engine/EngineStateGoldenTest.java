@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.GZIPInputStream;
@@ -19,14 +20,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Engine snapshots written by an earlier build restore in this one and are written back byte for byte: the golden
- * states under {@code src/test/resources/dev/duro/core/engine/golden/} were written by the engine as it was before
- * it was split into collaborators (format 3), each from a fixed scenario below, and are kept gzipped.
+ * states under {@code src/test/resources/dev/duro/core/engine/golden/} are kept gzipped, each from a fixed scenario
+ * below. {@code <name>.bin.gz} were written by the engine as it was before it was split into collaborators (format
+ * 3, the store's keys sorted); {@code <name>.pages.bin.gz} by this one (the same format, the store's keys in the order
+ * of its pages: docs/replication.md, "Snapshots do not stop applying"). A store is written back in the order it was
+ * read in, so both kinds come back byte for byte.
  *
  * <p>Each scenario feeds partition 0 seeded {@link RandomEngineInputs} and a {@link CutAdvance} every 50 inputs, with
  * settings small enough that the state holds pending globals with votes and logged decisions, retained, pinned and
  * forgotten outcomes, buffered votes, a dependency vector and a cut floor. The second test checks that the scenario
  * still writes the golden bytes, i.e. that the engine still reaches the same state from the same inputs; it depends
- * on {@link RandomEngineInputs} drawing as it did. To write the files again (only for a new format):
+ * on {@link RandomEngineInputs} drawing as it did. To write the current files again (only for a new format or order):
  * {@code -Dduro.engine.golden.write=true}, run in the store-core directory.
  */
 class EngineStateGoldenTest {
@@ -35,7 +39,13 @@ class EngineStateGoldenTest {
     private static final Path SOURCE_DIRECTORY = Path.of("src/test/resources/dev/duro/core/engine/golden");
 
     private record Scenario(String name, long seed, EngineSettings settings, int inputs) {
+        /** The state as the engine writes it now. */
         String resource() {
+            return "golden/" + name + ".pages.bin.gz";
+        }
+
+        /** The state as an earlier build wrote it, with the store's keys sorted. */
+        String sortedResource() {
             return "golden/" + name + ".bin.gz";
         }
     }
@@ -60,9 +70,35 @@ class EngineStateGoldenTest {
             return;
         }
         for (Scenario scenario : SCENARIOS) {
-            byte[] golden = golden(scenario);
-            PartitionEngine restored = CODEC.read(golden, RandomEngineInputs.PARTITION, scenario.settings());
-            assertArrayEquals(golden, CODEC.write(restored), scenario.name() + ": written back differently");
+            for (String resource : List.of(scenario.resource(), scenario.sortedResource())) {
+                byte[] golden = golden(resource);
+                PartitionEngine restored = CODEC.read(golden, RandomEngineInputs.PARTITION, scenario.settings());
+                assertArrayEquals(golden, CODEC.write(restored), resource + ": written back differently");
+            }
+        }
+    }
+
+    /**
+     * Both kinds of golden state hold one state, in two orders of the store's keys: the same size, the same content,
+     * and the same bytes once each is sorted (a permutation of the keys' records leaves the bytes' multiset alone).
+     */
+    @Test
+    void sortedAndPagedGoldenStatesHoldTheSameState() throws IOException {
+        for (Scenario scenario : SCENARIOS) {
+            byte[] paged = golden(scenario.resource());
+            byte[] sorted = golden(scenario.sortedResource());
+            assertEquals(sorted.length, paged.length, scenario.name() + ": sizes");
+            assertEquals(
+                    EngineStateCodec.contentDigest(
+                            CODEC.read(sorted, RandomEngineInputs.PARTITION, scenario.settings())),
+                    EngineStateCodec.contentDigest(
+                            CODEC.read(paged, RandomEngineInputs.PARTITION, scenario.settings())),
+                    scenario.name() + ": content");
+            byte[] sortedBytes = sorted.clone();
+            byte[] pagedBytes = paged.clone();
+            Arrays.sort(sortedBytes);
+            Arrays.sort(pagedBytes);
+            assertArrayEquals(sortedBytes, pagedBytes, scenario.name() + ": bytes");
         }
     }
 
@@ -74,12 +110,13 @@ class EngineStateGoldenTest {
             if (Boolean.getBoolean(WRITE_PROPERTY)) {
                 Files.createDirectories(SOURCE_DIRECTORY);
                 try (OutputStream out = new GZIPOutputStream(
-                        Files.newOutputStream(SOURCE_DIRECTORY.resolve(scenario.name() + ".bin.gz")))) {
+                        Files.newOutputStream(SOURCE_DIRECTORY.resolve(scenario.name() + ".pages.bin.gz")))) {
                     out.write(state);
                 }
                 continue;
             }
-            assertArrayEquals(golden(scenario), state, scenario.name() + ": the engine reached another state");
+            assertArrayEquals(
+                    golden(scenario.resource()), state, scenario.name() + ": the engine reached another state");
         }
     }
 
@@ -113,10 +150,10 @@ class EngineStateGoldenTest {
         return engine;
     }
 
-    private static byte[] golden(Scenario scenario) throws IOException {
-        InputStream resource = EngineStateGoldenTest.class.getResourceAsStream(scenario.resource());
+    private static byte[] golden(String name) throws IOException {
+        InputStream resource = EngineStateGoldenTest.class.getResourceAsStream(name);
         if (resource == null) {
-            throw new IOException("missing golden state " + scenario.resource());
+            throw new IOException("missing golden state " + name);
         }
         try (InputStream in = new GZIPInputStream(resource)) {
             return in.readAllBytes();
