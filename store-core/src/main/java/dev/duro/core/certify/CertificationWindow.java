@@ -113,6 +113,11 @@ final class CertificationWindow {
         return readKeys >= settings.bloomReadSetKeysMin();
     }
 
+    /** Whether recording a transaction with these sets keeps a read summary rather than its read keys. */
+    boolean summarises(List<Bytes> readSet, List<Write> writeSet, List<KeyRange> ranges) {
+        return usesBloom(readSet.size() + writeSet.size() + ranges.size());
+    }
+
     int orderedWrittenKeys() {
         return orderedWrites.size();
     }
@@ -159,7 +164,7 @@ final class CertificationWindow {
         if (scans[slot] != null && readSummaries[slot] == null) {
             exactScanners--;
         }
-        boolean summarised = usesBloom(readSet.size() + writeSet.size() + ranges.size());
+        boolean summarised = summarises(readSet, writeSet, ranges);
         Bytes[] written = new Bytes[writeSet.size()];
         for (int i = 0; i < written.length; i++) {
             int at = index.findOrInsert(writeSet.get(i).key(), interner);

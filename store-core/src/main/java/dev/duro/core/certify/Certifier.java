@@ -146,7 +146,7 @@ public final class Certifier {
             return null; // nothing was certified after the snapshot
         }
         // A summarised transaction keeps no read keys (CertificationWindow.record): nothing to collect for it.
-        boolean keepsReads = !window.usesBloom(readSet.size() + writeSet.size() + ranges.size());
+        boolean keepsReads = !window.summarises(readSet, writeSet, ranges);
         AbortReason reason = readsAgainstWrites(snapshot, readSet, writeSet, keepsReads);
         if (reason == null && !ranges.isEmpty()) {
             reason = rangesAgainstWrites(snapshot, ranges);
