@@ -263,6 +263,11 @@ public final class Certifier {
         return 0;
     }
 
+    /** Reads ahead what certifying and recording {@code writeSet} next will read (CertificationWindow.touchNext). */
+    public int touchNext(List<Write> writeSet) {
+        return window.touchNext(writeSet);
+    }
+
     /**
      * Records a transaction that passed certification: it becomes number {@code ++PSC}.
      *

@@ -43,6 +43,13 @@ final class KeyStampIndex {
         }
     }
 
+    /** Reads the home slot of {@code key}, as a lookup will (see CertificationWindow.touchNext). */
+    int touch(Bytes key) {
+        int slot = key.hashCode() & (keys.length - 1);
+        Bytes present = keys[slot];
+        return hashes[slot] + (int) stamps[2 * slot] + (present == null ? 0 : 1);
+    }
+
     /** The slot holding {@code key}, inserting it with both numbers 0 if absent. */
     int findOrInsert(Bytes key) {
         return findOrInsert(key, KeyInterner.AS_GIVEN);

@@ -55,6 +55,14 @@ final class OutcomeRetention {
         return pin == null ? null : pin.decided();
     }
 
+    /**
+     * Reads ahead what delivering {@code tid} will read here: its lookup, and the oldest outcome that it will push out.
+     * Changes nothing.
+     */
+    int touchNext(TxId tid) {
+        return decided.touch(tid, decided.size() >= outcomesRetained);
+    }
+
     /** Whether {@code tid}, read at {@code snapshot} here, may have been delivered and forgotten. */
     boolean mayHaveForgotten(TxId tid, long snapshot) {
         return forgotten.mayHaveForgotten(tid, snapshot);

@@ -130,6 +130,14 @@ final class PendingQueue {
         }
     }
 
+    /**
+     * Reads ahead what installing {@code request} as the next number would read, and the versions collection would
+     * then reach (MultiVersionStore.touch). Changes nothing.
+     */
+    int touch(CommitRequest request) {
+        return store.touch(request.writeSet(), snapshotCounter + 1 - settings.snapshotsRetained());
+    }
+
     /** Installs a finished numbered transaction's writes if it committed, and advances SC past its number. */
     void install(CommitRequest request, long number, Outcome outcome) {
         if (number == 0) {

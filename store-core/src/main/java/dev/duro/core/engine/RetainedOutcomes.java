@@ -40,6 +40,22 @@ final class RetainedOutcomes {
         return slot < 0 ? null : values[slot];
     }
 
+    /**
+     * Reads the home slot of {@code tid}, and when {@code oldestToo} the oldest id's entry, as a lookup and forgetting
+     * the oldest will (OutcomeRetention.touchNext). Changes nothing.
+     */
+    int touch(TxId tid, boolean oldestToo) {
+        int mask = keys.length - 1;
+        int slot = spread(tid.hashCode()) & mask;
+        int sink = hashes[slot] + (keys[slot] == null ? 0 : 1);
+        if (oldestToo && size > 0) {
+            int oldest = spread(order[head].hashCode()) & mask;
+            Decided decided = values[oldest];
+            sink += hashes[oldest] + (decided == null ? 0 : decided.participantCount());
+        }
+        return sink;
+    }
+
     /** Replaces the value of a retained id in place, or appends a new id as the newest. */
     void put(TxId tid, Decided decided, long pscBeforeDelivery) {
         int slot = find(tid);

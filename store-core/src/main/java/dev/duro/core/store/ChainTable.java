@@ -43,6 +43,15 @@ final class ChainTable {
         }
     }
 
+    /**
+     * Reads the home slot of {@code key} and the chain there, as {@link #get} will, without comparing keys: a hint
+     * that lets the cache misses of several keys overlap. Returns a value only so that the reads are kept.
+     */
+    int touch(Bytes key) {
+        VersionChain chain = slots[home(key.hashCode())];
+        return chain == null ? 0 : chain.touch();
+    }
+
     /** Adds {@code chain}, whose key the table does not hold. */
     void add(VersionChain chain) {
         if (size + 1 > slots.length >>> 1) {

@@ -89,6 +89,19 @@ final class CollectionQueue {
         }
     }
 
+    /** Touches the chains of the first entries at or below {@code horizon}, at most {@code limit} of them. */
+    int touchDue(long horizon, int limit) {
+        if (size == 0) {
+            return 0;
+        }
+        int sink = 0;
+        Block block = blocks.getFirst();
+        for (int i = head, n = 0; i < BLOCK_SIZE && n < limit && n < size && block.versions[i] <= horizon; i++, n++) {
+            sink += block.chains[i].touch();
+        }
+        return sink;
+    }
+
     /** The entries queued now: a reference per block. */
     Image freeze() {
         return new Image(blocks.toArray(new Block[0]), head, size);

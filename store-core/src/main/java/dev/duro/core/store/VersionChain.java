@@ -88,6 +88,13 @@ final class VersionChain {
         return size;
     }
 
+    /** Reads this chain's key and its ring's headers, as an install or a collection will (see ChainTable.touch). */
+    int touch() {
+        long[] versions = olderVersions;
+        byte[][] values = olderValues;
+        return hash + key.size() + (versions == null ? 0 : versions.length) + (values == null ? 0 : values.length);
+    }
+
     /** How many versions the ring holds: those older than the newest two. */
     private int olderCount() {
         return Math.max(0, size - 2);
