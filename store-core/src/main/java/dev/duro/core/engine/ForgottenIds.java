@@ -1,17 +1,10 @@
 package dev.duro.core.engine;
 
-import com.google.common.hash.BloomFilter;
-import com.google.common.hash.Funnel;
-import com.google.common.hash.PrimitiveSink;
 import dev.duro.core.Bytes;
 import dev.duro.core.TxId;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import javax.annotation.Nullable;
 
 /**
@@ -38,10 +31,10 @@ final class ForgottenIds {
 
     private final int generationCapacity;
     /** Created when the first id is forgotten: a partition that never forgets pays nothing. */
-    private @Nullable BloomFilter<TxId> current;
+    private @Nullable TxIdFilter current;
 
     private int currentCount;
-    private @Nullable BloomFilter<TxId> previous;
+    private @Nullable TxIdFilter previous;
     /** The highest {@code PSC}-before of the ids in {@link #previous}; -1 if none. */
     private long previousUpTo = -1;
     /** The highest {@code PSC}-before of any id forgotten so far; -1 while none was. */
@@ -68,8 +61,8 @@ final class ForgottenIds {
         this.generationCapacity = generationCapacity;
     }
 
-    private BloomFilter<TxId> newFilter() {
-        return BloomFilter.create(TxIdFunnel.INSTANCE, generationCapacity, FALSE_POSITIVE_RATE);
+    private TxIdFilter newFilter() {
+        return TxIdFilter.create(generationCapacity, FALSE_POSITIVE_RATE);
     }
 
     int generationCapacity() {
@@ -104,7 +97,7 @@ final class ForgottenIds {
         if (snapshot > upTo) {
             return false;
         }
-        BloomFilter<TxId> newer = current; // not null: something was forgotten at or above the snapshot
+        TxIdFilter newer = current; // not null: something was forgotten at or above the snapshot
         return snapshot <= droppedUpTo
                 || (newer != null && newer.mightContain(tid))
                 || (previous != null && previous.mightContain(tid));
@@ -156,32 +149,11 @@ final class ForgottenIds {
         return ids;
     }
 
-    private static void writeFilter(ByteWriter out, BloomFilter<TxId> filter) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            filter.writeTo(bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        out.writeBytes(Bytes.wrap(bytes.toByteArray()));
+    private static void writeFilter(ByteWriter out, TxIdFilter filter) {
+        out.writeBytes(Bytes.wrap(filter.toBytes()));
     }
 
-    private static BloomFilter<TxId> readFilter(ByteReader in) {
-        Bytes raw = in.readBytes();
-        try {
-            return BloomFilter.readFrom(new ByteArrayInputStream(raw.unsafeArray()), TxIdFunnel.INSTANCE);
-        } catch (IOException | RuntimeException e) {
-            throw new MalformedInputException("bad forgotten-id filter in engine state: " + e.getMessage());
-        }
-    }
-
-    /** Feeds a transaction id to Guava's hashing. */
-    private enum TxIdFunnel implements Funnel<TxId> {
-        INSTANCE;
-
-        @Override
-        public void funnel(TxId tid, PrimitiveSink into) {
-            into.putLong(tid.clientId()).putLong(tid.sequence());
-        }
+    private static TxIdFilter readFilter(ByteReader in) {
+        return TxIdFilter.fromBytes(in.readBytes().unsafeArray());
     }
 }
