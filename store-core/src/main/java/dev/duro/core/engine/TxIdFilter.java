@@ -18,6 +18,8 @@ final class TxIdFilter {
     private static final byte STRATEGY_MURMUR128_MITZ_64 = 1;
     /** The serial form's header: the strategy, the number of hash functions, the number of longs. */
     private static final int HEADER_BYTES = 1 + 1 + Integer.BYTES;
+    /** The serial form names the number of hash functions in one unsigned byte. */
+    private static final int MAX_HASH_FUNCTIONS = 255;
 
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
@@ -40,6 +42,11 @@ final class TxIdFilter {
         }
         long bitCount = (long) (-expectedIds * Math.log(falsePositiveRate) / (Math.log(2) * Math.log(2)));
         int hashFunctions = Math.max(1, (int) Math.round((double) bitCount / expectedIds * Math.log(2)));
+        if (bitCount < 1 || hashFunctions > MAX_HASH_FUNCTIONS) {
+            // Guava refuses these too: no bit to set, or more hash functions than its serial form's byte can name.
+            throw new IllegalArgumentException("a filter for " + expectedIds + " ids at a false-positive rate of "
+                    + falsePositiveRate + " would need " + bitCount + " bits and " + hashFunctions + " hash functions");
+        }
         int longs = Math.toIntExact((bitCount + Long.SIZE - 1) / Long.SIZE);
         return new TxIdFilter(new long[longs], hashFunctions);
     }

@@ -97,10 +97,12 @@ class TxIdFilterTest {
     }
 
     @Test
-    void aFilterNeedsRoomAndARateBelowOne() {
+    void aFilterNeedsABitAndAtMost255HashFunctionsAndARateBelowOne() {
         assertThrows(IllegalArgumentException.class, () -> TxIdFilter.create(0, 0.01));
         assertThrows(IllegalArgumentException.class, () -> TxIdFilter.create(10, 1.0));
         assertThrows(IllegalArgumentException.class, () -> TxIdFilter.create(10, 0.0));
+        assertThrows(IllegalArgumentException.class, () -> TxIdFilter.create(1, 0.99), "not one bit");
+        assertThrows(IllegalArgumentException.class, () -> TxIdFilter.create(1, 1e-200), "over 255 hash functions");
     }
 
     private static void assertRefused(byte[] raw, String named) {
