@@ -131,11 +131,14 @@ final class PendingQueue {
     }
 
     /**
-     * Reads ahead what installing {@code request} as the next number would read, and the versions collection would
-     * then reach (MultiVersionStore.touch). Changes nothing.
+     * Reads ahead what delivering {@code request} will read in the store (MultiVersionStore.touch): its keys' chains,
+     * which recording interns them from and installing writes, and, when it installs at once (a local transaction
+     * with nothing pending), the versions collection then reaches. Changes nothing.
      */
     int touch(CommitRequest request) {
-        return store.touch(request.writeSet(), snapshotCounter + 1 - settings.snapshotsRetained());
+        boolean installsNow = pending.isEmpty() && !request.isGlobal();
+        return store.touch(
+                request.writeSet(), installsNow ? snapshotCounter + 1 - settings.snapshotsRetained() : store.horizon());
     }
 
     /** Installs a finished numbered transaction's writes if it committed, and advances SC past its number. */

@@ -96,7 +96,8 @@ final class CollectionQueue {
         }
         int sink = 0;
         Block block = blocks.getFirst();
-        for (int i = head, n = 0; i < BLOCK_SIZE && n < limit && n < size && block.versions[i] <= horizon; i++, n++) {
+        int end = Math.min(BLOCK_SIZE, head + Math.min(size, limit)); // the first block only: enough to read ahead
+        for (int i = head; i < end && block.versions[i] <= horizon; i++) {
             sink += block.chains[i].touch();
         }
         return sink;

@@ -182,14 +182,16 @@ public final class MultiVersionStore implements VersionedStore {
 
     /**
      * Reads ahead what installing {@code writes} and collecting up to {@code nextHorizon} will read: the chains of the
-     * written keys and of the versions due, so that their cache misses overlap instead of following one another.
-     * Changes nothing; returns a value only so that the reads are kept.
+     * written keys and of the versions due (none while {@code nextHorizon} is the horizon), so that their cache misses
+     * overlap instead of following one another. Changes nothing; returns a value only so that the reads are kept.
      */
     public int touch(List<Write> writes, long nextHorizon) {
         int sink = 0;
         for (int i = 0, n = writes.size(); i < n; i++) {
             sink += chains.touch(writes.get(i).key());
         }
+        // A step of the horizon collects the versions that the one transaction it passes shadowed: about as many as a
+        // transaction writes. Bounded, so that a step that collects much reads ahead only its first few.
         return sink + collectable.touchDue(nextHorizon, 2 * writes.size() + 2);
     }
 
