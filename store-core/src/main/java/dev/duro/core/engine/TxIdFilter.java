@@ -3,7 +3,6 @@ package dev.duro.core.engine;
 import dev.duro.core.TxId;
 import dev.duro.core.codec.MalformedInputException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * A bloom filter of transaction ids: one generation of {@link ForgottenIds}. Its bits, and the bytes it is written as,
@@ -97,18 +96,6 @@ final class TxIdFilter {
             bits[i] = in.getLong();
         }
         return new TxIdFilter(bits, hashFunctions);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof TxIdFilter that
-                && hashFunctions == that.hashFunctions
-                && Arrays.equals(bits, that.bits);
-    }
-
-    @Override
-    public int hashCode() {
-        return 31 * hashFunctions + Arrays.hashCode(bits);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.duro.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,7 +66,7 @@ class TxIdFilterTest {
             assertEquals(guava.mightContain(tid), read.mightContain(tid));
         }
         assertArrayEquals(guavaBytes(guava), read.toBytes());
-        assertEquals(read, TxIdFilter.fromBytes(read.toBytes()));
+        assertArrayEquals(read.toBytes(), TxIdFilter.fromBytes(read.toBytes()).toBytes());
     }
 
     @Test
@@ -76,8 +77,8 @@ class TxIdFilterTest {
         copy.put(new TxId(2, 2));
 
         assertTrue(copy.mightContain(new TxId(1, 1)));
-        assertEquals(TxIdFilter.fromBytes(copy.toBytes()), copy);
-        assertTrue(!Arrays.equals(filter.toBytes(), copy.toBytes()), "the copy's new id is not in the original");
+        assertTrue(copy.mightContain(new TxId(2, 2)));
+        assertFalse(Arrays.equals(filter.toBytes(), copy.toBytes()), "the copy's new id is not in the original");
     }
 
     @Test
