@@ -48,8 +48,14 @@ public record ConsensusSettings(
     /** The default of {@link #proposalsInFlightMax} (docs/performance.md). */
     public static final int PROPOSALS_IN_FLIGHT_DEFAULT = 1;
 
-    /** How many closed segments the log-entry cache may hold besides the open one. */
-    public static final int LOG_CACHED_CLOSED_SEGMENTS_MAX = 2;
+    /**
+     * How many closed segments the log-entry cache may hold besides the open one: none, so that a segment's entries
+     * leave the heap once it is closed, applied and sent to every follower (Ratis keeps a segment it still needs;
+     * a lagging follower's entries are read back from disk). Entries kept longer than a few young collections are
+     * copied by each and then promoted, only to die in the old generation (docs/performance.md, "Ratis's log-entry
+     * cache, one segment").
+     */
+    public static final int LOG_CACHED_CLOSED_SEGMENTS_MAX = 0;
 
     public ConsensusSettings {
         require(raftPort >= 0 && raftPort < 65536, "raft.port must be in [0, 65535]: " + raftPort);
@@ -85,18 +91,20 @@ public record ConsensusSettings(
     }
 
     /**
-     * The size at which a partition's log segment is closed: two full log entries, and at least 8 MB. Segments are
-     * the unit of purging and of Ratis's log-entry cache, so they are kept small enough for that cache to stay
-     * within {@link #logCacheBytesMax()}.
+     * The size at which a partition's log segment is closed: a full log entry and a megabyte more, and at least 4 MB.
+     * Segments are the unit of purging and of Ratis's log-entry cache, which holds the open segment's entries: the
+     * smaller the segment, the sooner they leave the heap. At 16,000 workload-A transactions a second a partition logs
+     * about 1.6 MB a second, so a 5 MB segment holds about three seconds.
      */
     public int logSegmentBytesMax() {
-        return Math.max(8 << 20, 2 * batchBytesMax);
+        return Math.max(4 << 20, batchBytesMax + (1 << 20));
     }
 
     /**
-     * The most log-entry bytes Ratis keeps in memory per partition (the open segment and up to two closed ones),
-     * whatever the log holds on disk. Ratis's own default, 200 MB per group, let a node with two partitions of
-     * large values exhaust a 512 MB heap while a follower was down (docs/replication.md, "Memory").
+     * The most log-entry bytes Ratis keeps in memory per partition (the open segment, and closed ones only while a
+     * follower or the state machine still needs them), whatever the log holds on disk. Ratis's own default, 200 MB
+     * per group, let a node with two partitions of large values exhaust a 512 MB heap while a follower was down
+     * (docs/replication.md, "Memory").
      */
     public long logCacheBytesMax() {
         return 4L * logSegmentBytesMax();
