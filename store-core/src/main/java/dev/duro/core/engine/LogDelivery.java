@@ -90,9 +90,14 @@ final class LogDelivery {
 
     private void deliverCommit(CommitRequest request) {
         TxId tid = request.tid();
+        boolean global = request.isGlobal();
+        // A local transaction with nothing pending before it finishes, and installs, as soon as it is certified.
+        boolean installsAtOnce = !global && pending.isEmpty();
         // Read ahead what this delivery will read, so that its cache misses overlap (docs/performance.md, "Reading
         // ahead"): on a store of a million keys they are most of its cost. Nothing changes here.
-        touched += retention.touchNext(tid) + certifier.touchNext(request.writeSet()) + pending.touch(request);
+        touched += retention.touchNext(tid)
+                + certifier.touchNext(request.writeSet())
+                + pending.touch(request, installsAtOnce);
         Decided known = retention.retained(tid);
         if (known != null) {
             if (known.finished()) {
@@ -110,14 +115,13 @@ final class LogDelivery {
             return;
         }
         long pscBefore = certifier.pendingSnapshotCounter();
-        boolean global = request.isGlobal();
         List<KeyRange> ranges = mutantIgnoresRanges ? List.of() : request.scannedRanges();
         AbortReason reason = certifier.certify(snapshot, request.readSet(), request.writeSet(), ranges, global);
         long number = reason == null ? certifier.record(request.readSet(), request.writeSet(), ranges, storeKeys) : 0;
         if (!global) {
             if (reason != null) {
                 decide(Outcome.aborted(tid, request.participants(), reason), null, 0, List.of(), pscBefore);
-            } else if (pending.isEmpty()) {
+            } else if (installsAtOnce) {
                 Outcome outcome = Outcome.committed(tid, request.participants(), List.of(number));
                 pending.install(request, number, outcome);
                 decide(outcome, null, number, List.of(), pscBefore); // nothing to wait for: finish at once

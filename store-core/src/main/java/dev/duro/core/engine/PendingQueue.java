@@ -132,13 +132,16 @@ final class PendingQueue {
 
     /**
      * Reads ahead what delivering {@code request} will read in the store (MultiVersionStore.touch): its keys' chains,
-     * which recording interns them from and installing writes, and, when it installs at once (a local transaction
-     * with nothing pending), the versions collection then reaches. Changes nothing.
+     * which recording interns them from and installing writes, and, if it {@code installsAtOnce} as the next number,
+     * the versions collection then reaches. Changes nothing.
      */
-    int touch(CommitRequest request) {
-        boolean installsNow = pending.isEmpty() && !request.isGlobal();
-        return store.touch(
-                request.writeSet(), installsNow ? snapshotCounter + 1 - settings.snapshotsRetained() : store.horizon());
+    int touch(CommitRequest request, boolean installsAtOnce) {
+        return store.touch(request.writeSet(), installsAtOnce ? horizonAt(snapshotCounter + 1) : store.horizon());
+    }
+
+    /** The oldest readable snapshot once SC is {@code sc}: {@code engine.snapshots-retained} behind it. */
+    private long horizonAt(long sc) {
+        return sc - settings.snapshotsRetained();
     }
 
     /** Installs a finished numbered transaction's writes if it committed, and advances SC past its number. */
@@ -168,7 +171,7 @@ final class PendingQueue {
             }
         }
         snapshotCounter = number;
-        store.collectGarbage(snapshotCounter - settings.snapshotsRetained());
+        store.collectGarbage(horizonAt(snapshotCounter));
     }
 
     /** Appends an entry as a restore read it: its outcome is retained already, and nothing finishes now. */
