@@ -2,7 +2,6 @@ package dev.duro.bench;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.Write;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -15,7 +14,8 @@ final class BenchKeys {
     private BenchKeys() {}
 
     static Bytes fourBytes(int value) {
-        return Bytes.wrap(ByteBuffer.allocate(4).putInt(value).array());
+        return Bytes.wrap(
+                new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
     }
 
     /** A workload-A transaction's reads and writes, keys drawn uniformly from {@code [0, keys)}. */

@@ -9,6 +9,7 @@ import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.PartitionEngine;
 import dev.duro.core.engine.Vote;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +28,12 @@ import org.openjdk.jmh.annotations.State;
  * {@code keys}, by default 1,000,000, 4-byte values)
  * whose snapshot is the engine's current SC, so it commits, installs its writes and advances SC.
  *
- * <p>Readsets and writesets are generated in setup; an operation only wraps one in a {@link CommitRequest} with a
- * fresh transaction id and the current SC, as the log decoder would, and delivers it. Because local transactions
+ * <p>Setup writes every one of the {@code keys} keys once, so the store holds all of them before the first
+ * operation, and draws the key numbers of 2^20 transactions, ten times the snapshots an engine retains, reused
+ * round-robin: a key is rewritten about every {@code keys / 4} transactions on average, as uniform draws would,
+ * not on a short fixed period. An operation makes its request as the log decoder would, keys and values objects of
+ * their own with a fresh transaction id and the current SC ({@code requestOnly} measures that alone), and
+ * delivers it. Because local transactions
  * finish as soon as they are certified, SC equals PSC at every delivery: nothing was certified after the
  * snapshot, so this measures recording in the certification window and finishing (store install, garbage
  * collection, outcome retention) rather than conflict lookups.
@@ -44,8 +49,17 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class CertifyAndFinishBenchmark {
-    /** Pre-generated transactions, reused round-robin; a power of two. */
-    private static final int TRANSACTIONS = 1 << 16;
+    /**
+     * Pre-generated transactions, reused round-robin; a power of two, and ten times the snapshots an engine
+     * retains by default, so the round-robin's period is not what decides how many versions a chain holds.
+     */
+    private static final int TRANSACTIONS = 1 << 20;
+
+    /** The client id of the transactions that populate the store; the measured ones are client 1's. */
+    private static final long POPULATING_CLIENT = 2;
+
+    /** Keys a workload-A transaction reads and writes. */
+    private static final int KEYS_PER_TRANSACTION = 2 * BenchKeys.WORKLOAD_A_KEYS;
 
     private static final List<Integer> PARTICIPANTS = List.of(0);
     private static final List<Integer> BOTH = List.of(0, 1);
@@ -64,12 +78,15 @@ public class CertifyAndFinishBenchmark {
 
     private PartitionEngine engine;
     private PartitionEngine other;
-    private List<Bytes>[] readSets;
-    private List<Write>[] writeSets;
+    /**
+     * The key numbers of the pre-generated transactions: transaction {@code t} reads the {@link
+     * BenchKeys#WORKLOAD_A_KEYS} keys from {@code keyNumbers[t * KEYS_PER_TRANSACTION]} and writes the ones after them.
+     */
+    private int[] keyNumbers;
+
     private long sequence;
 
     @Setup
-    @SuppressWarnings("unchecked")
     public void setUp() {
         CertifierSettings certification =
                 representation.equals("bloom") ? CertifierSettings.bloom(window) : CertifierSettings.exact(window);
@@ -78,13 +95,50 @@ public class CertifyAndFinishBenchmark {
         engine.setDesignatedVoter(true);
         other = new PartitionEngine(1, settings);
         other.setDesignatedVoter(true);
+        populate(engine);
+        populate(other);
         Random random = new Random(42);
-        readSets = new List[TRANSACTIONS];
-        writeSets = new List[TRANSACTIONS];
-        for (int t = 0; t < TRANSACTIONS; t++) {
-            BenchKeys.ReadsAndWrites transaction = BenchKeys.ReadsAndWrites.workloadA(random, keys);
-            readSets[t] = transaction.reads();
-            writeSets[t] = transaction.writes();
+        keyNumbers = new int[TRANSACTIONS * KEYS_PER_TRANSACTION];
+        for (int i = 0; i < keyNumbers.length; i++) {
+            keyNumbers[i] = random.nextInt(keys);
+        }
+    }
+
+    /**
+     * The request of pre-generated transaction {@code slot} with id {@code tid}: its keys and values are objects of
+     * their own, made now, as the log decoder makes them for each delivery.
+     */
+    private CommitRequest request(TxId tid, List<Integer> participants, long snapshot, int slot) {
+        int at = slot * KEYS_PER_TRANSACTION;
+        int[] numbers = keyNumbers;
+        List<Bytes> reads = List.of(
+                BenchKeys.fourBytes(numbers[at]),
+                BenchKeys.fourBytes(numbers[at + 1]),
+                BenchKeys.fourBytes(numbers[at + 2]),
+                BenchKeys.fourBytes(numbers[at + 3]));
+        int value = (int) tid.sequence();
+        List<Write> writes = List.of(
+                Write.put(BenchKeys.fourBytes(numbers[at + 4]), BenchKeys.fourBytes(value)),
+                Write.put(BenchKeys.fourBytes(numbers[at + 5]), BenchKeys.fourBytes(value)),
+                Write.put(BenchKeys.fourBytes(numbers[at + 6]), BenchKeys.fourBytes(value)),
+                Write.put(BenchKeys.fourBytes(numbers[at + 7]), BenchKeys.fourBytes(value)));
+        return new CommitRequest(tid, participants, snapshot, reads, writes);
+    }
+
+    /** Writes every key once, four to a transaction, so that the store holds {@code keys} keys. */
+    private void populate(PartitionEngine target) {
+        Bytes value = BenchKeys.fourBytes(0);
+        for (int first = 0; first < keys; first += BenchKeys.WORKLOAD_A_KEYS) {
+            List<Write> writes = new ArrayList<>(BenchKeys.WORKLOAD_A_KEYS);
+            for (int key = first; key < Math.min(keys, first + BenchKeys.WORKLOAD_A_KEYS); key++) {
+                writes.add(Write.put(BenchKeys.fourBytes(key), value));
+            }
+            target.deliver(new CommitRequest(
+                    new TxId(POPULATING_CLIENT, first + 1L),
+                    List.of(target.partition()),
+                    target.snapshotCounter(),
+                    List.of(),
+                    writes));
         }
     }
 
@@ -92,9 +146,17 @@ public class CertifyAndFinishBenchmark {
     @Benchmark
     public List<Effect> local() {
         int slot = (int) (sequence & (TRANSACTIONS - 1));
-        CommitRequest request = new CommitRequest(
-                new TxId(1, ++sequence), PARTICIPANTS, engine.snapshotCounter(), readSets[slot], writeSets[slot]);
-        return engine.deliver(request);
+        return engine.deliver(request(new TxId(1, ++sequence), PARTICIPANTS, engine.snapshotCounter(), slot));
+    }
+
+    /**
+     * Only what {@link #local} spends making its request, which the engine's cost is the rest of: the log decoder's
+     * share in a node.
+     */
+    @Benchmark
+    public CommitRequest requestOnly() {
+        int slot = (int) (sequence & (TRANSACTIONS - 1));
+        return request(new TxId(1, ++sequence), PARTICIPANTS, engine.snapshotCounter(), slot);
     }
 
     /**
@@ -106,11 +168,9 @@ public class CertifyAndFinishBenchmark {
     public int global() {
         int slot = (int) (sequence & (TRANSACTIONS - 1));
         TxId tid = new TxId(1, ++sequence);
-        List<Effect> here =
-                engine.deliver(new CommitRequest(tid, BOTH, engine.snapshotCounter(), readSets[slot], writeSets[slot]));
-        int otherSlot = (slot + 1) & (TRANSACTIONS - 1);
-        List<Effect> there = other.deliver(
-                new CommitRequest(tid, BOTH, other.snapshotCounter(), readSets[otherSlot], writeSets[otherSlot]));
+        List<Effect> here = engine.deliver(request(tid, BOTH, engine.snapshotCounter(), slot));
+        List<Effect> there =
+                other.deliver(request(tid, BOTH, other.snapshotCounter(), (slot + 1) & (TRANSACTIONS - 1)));
         int effects = logDecisions(other.receiveVote(vote(here)));
         return effects + logDecisions(engine.receiveVote(vote(there)));
     }
