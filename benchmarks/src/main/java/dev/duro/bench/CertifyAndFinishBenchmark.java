@@ -1,15 +1,12 @@
 package dev.duro.bench;
 
-import dev.duro.core.Bytes;
 import dev.duro.core.TxId;
-import dev.duro.core.Write;
 import dev.duro.core.certify.CertifierSettings;
 import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.Effect;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.PartitionEngine;
 import dev.duro.core.engine.Vote;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -55,12 +52,6 @@ public class CertifyAndFinishBenchmark {
      */
     private static final int TRANSACTIONS = 1 << 20;
 
-    /** The client id of the transactions that populate the store; the measured ones are client 1's. */
-    private static final long POPULATING_CLIENT = 2;
-
-    /** Keys a workload-A transaction reads and writes. */
-    private static final int KEYS_PER_TRANSACTION = 2 * BenchKeys.WORKLOAD_A_KEYS;
-
     private static final List<Integer> PARTICIPANTS = List.of(0);
     private static final List<Integer> BOTH = List.of(0, 1);
 
@@ -80,7 +71,7 @@ public class CertifyAndFinishBenchmark {
     private PartitionEngine other;
     /**
      * The key numbers of the pre-generated transactions: transaction {@code t} reads the {@link
-     * BenchKeys#WORKLOAD_A_KEYS} keys from {@code keyNumbers[t * KEYS_PER_TRANSACTION]} and writes the ones after them.
+     * BenchKeys#WORKLOAD_A_KEYS} keys from {@code keyNumbers[t * WORKLOAD_A_KEY_NUMBERS]} and writes the ones after them.
      */
     private int[] keyNumbers;
 
@@ -95,10 +86,10 @@ public class CertifyAndFinishBenchmark {
         engine.setDesignatedVoter(true);
         other = new PartitionEngine(1, settings);
         other.setDesignatedVoter(true);
-        populate(engine);
-        populate(other);
+        BenchKeys.load(engine, keys);
+        BenchKeys.load(other, keys);
         Random random = new Random(42);
-        keyNumbers = new int[TRANSACTIONS * KEYS_PER_TRANSACTION];
+        keyNumbers = new int[TRANSACTIONS * BenchKeys.WORKLOAD_A_KEY_NUMBERS];
         for (int i = 0; i < keyNumbers.length; i++) {
             keyNumbers[i] = random.nextInt(keys);
         }
@@ -109,37 +100,9 @@ public class CertifyAndFinishBenchmark {
      * their own, made now, as the log decoder makes them for each delivery.
      */
     private CommitRequest request(TxId tid, List<Integer> participants, long snapshot, int slot) {
-        int at = slot * KEYS_PER_TRANSACTION;
-        int[] numbers = keyNumbers;
-        List<Bytes> reads = List.of(
-                BenchKeys.fourBytes(numbers[at]),
-                BenchKeys.fourBytes(numbers[at + 1]),
-                BenchKeys.fourBytes(numbers[at + 2]),
-                BenchKeys.fourBytes(numbers[at + 3]));
-        int value = (int) tid.sequence();
-        List<Write> writes = List.of(
-                Write.put(BenchKeys.fourBytes(numbers[at + 4]), BenchKeys.fourBytes(value)),
-                Write.put(BenchKeys.fourBytes(numbers[at + 5]), BenchKeys.fourBytes(value)),
-                Write.put(BenchKeys.fourBytes(numbers[at + 6]), BenchKeys.fourBytes(value)),
-                Write.put(BenchKeys.fourBytes(numbers[at + 7]), BenchKeys.fourBytes(value)));
-        return new CommitRequest(tid, participants, snapshot, reads, writes);
-    }
-
-    /** Writes every key once, four to a transaction, so that the store holds {@code keys} keys. */
-    private void populate(PartitionEngine target) {
-        Bytes value = BenchKeys.fourBytes(0);
-        for (int first = 0; first < keys; first += BenchKeys.WORKLOAD_A_KEYS) {
-            List<Write> writes = new ArrayList<>(BenchKeys.WORKLOAD_A_KEYS);
-            for (int key = first; key < Math.min(keys, first + BenchKeys.WORKLOAD_A_KEYS); key++) {
-                writes.add(Write.put(BenchKeys.fourBytes(key), value));
-            }
-            target.deliver(new CommitRequest(
-                    new TxId(POPULATING_CLIENT, first + 1L),
-                    List.of(target.partition()),
-                    target.snapshotCounter(),
-                    List.of(),
-                    writes));
-        }
+        BenchKeys.ReadsAndWrites transaction = BenchKeys.ReadsAndWrites.workloadA(
+                keyNumbers, slot * BenchKeys.WORKLOAD_A_KEY_NUMBERS, (int) tid.sequence());
+        return new CommitRequest(tid, participants, snapshot, transaction.reads(), transaction.writes());
     }
 
     /** One operation is one local transaction. */

@@ -2,13 +2,11 @@ package dev.duro.bench;
 
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
-import dev.duro.core.Write;
 import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.engine.EngineSettings;
 import dev.duro.core.engine.EngineStateCodec;
 import dev.duro.core.engine.PartitionEngine;
 import java.io.OutputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +35,6 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class SnapshotFreezeBenchmark {
-    private static final int LOAD_BATCH = 1000;
     private static final List<Integer> PARTICIPANTS = List.of(0);
 
     /** Keys in the store. */
@@ -52,15 +49,8 @@ public class SnapshotFreezeBenchmark {
         EngineSettings settings = EngineSettings.DEFAULT;
         engine = new PartitionEngine(0, settings);
         codec = new EngineStateCodec(Limits.DEFAULT);
+        BenchKeys.load(engine, keys);
         long sequence = 0;
-        for (int first = 0; first < keys; first += LOAD_BATCH) {
-            List<Write> writes = new ArrayList<>(LOAD_BATCH);
-            for (int k = first; k < Math.min(keys, first + LOAD_BATCH); k++) {
-                writes.add(Write.put(BenchKeys.fourBytes(k), BenchKeys.fourBytes(k)));
-            }
-            engine.deliver(new CommitRequest(
-                    new TxId(1, ++sequence), PARTICIPANTS, engine.snapshotCounter(), List.of(), writes));
-        }
         Random random = new Random(42);
         long steady = 3
                 * Math.max(
