@@ -205,7 +205,7 @@ public final class FrozenStore implements StoreImage {
             out.writeInt(count);
             for (int i = 0; i < count; i++) {
                 out.writeLong(chain.versionAt(i));
-                out.writeNullableBytes(chain.valueAt(i));
+                chain.writeValueAt(i, out);
             }
             budget--;
         }

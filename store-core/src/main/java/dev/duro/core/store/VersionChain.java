@@ -2,6 +2,7 @@ package dev.duro.core.store;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.VersionedValue;
+import dev.duro.core.codec.ByteWriter;
 import javax.annotation.Nullable;
 
 /**
@@ -15,10 +16,27 @@ import javax.annotation.Nullable;
  * object is one more cache miss (docs/performance.md, "Version chains hold their newest two versions"). A key written
  * often holds many versions; installs add at the newest end, collection removes at the oldest, and neither moves the
  * versions in between, so collection costs what it removes, not the chain's length.
+ *
+ * <p>A value of the newest two of at most {@link #INLINE_MAX} bytes (a counter, a flag, an id, the 4-byte values of
+ * the papers' workloads) is held in a {@code long} of the chain rather than as an array of its own. Such an install
+ * stores no reference: it leaves the card of the (old) chain clean for G1, which would otherwise scan every chain
+ * written since its last young collection, and it leaves no array to copy through the young generation and promote
+ * (docs/performance.md, "Small values inside their chains"). Larger values keep their arrays; a version that goes
+ * into the ring takes an array there, which only keys written again within the retained snapshots need.
  */
 final class VersionChain {
     /** The ring's capacity when a version first stops being one of the newest two. */
     private static final int OLDER_CAPACITY_MIN = 4;
+
+    /** The longest value held inside the chain, in a {@code long}. */
+    static final int INLINE_MAX = Long.BYTES;
+
+    /*
+     * How each of the newest two holds its value, in its form byte: 0..INLINE_MAX is the length of a value packed in
+     * its bits (little-endian), IN_ARRAY a value in its array, DELETED a tombstone (bits 0, array null).
+     */
+    private static final byte IN_ARRAY = -1;
+    private static final byte DELETED = -2;
 
     /** The key whose versions these are ({@link ChainTable} finds chains by it). */
     final Bytes key;
@@ -28,17 +46,25 @@ final class VersionChain {
     private long newestVersion;
 
     /*
-     * Values are held as the arrays inside their Bytes, which the chain wraps again when it is read: the Bytes a
-     * value was decoded into dies young, where a million of them kept for seconds would be objects every young
-     * collection copies (docs/performance.md, "One object per key").
+     * Values are held inline (above) or as the arrays inside their Bytes, which the chain wraps again when it is
+     * read: the Bytes a value was decoded into dies young, where a million of them kept for seconds would be objects
+     * every young collection copies (docs/performance.md, "One object per key").
      */
+    private long newestBits;
+
     @Nullable
-    private byte[] newestValue;
+    private byte[] newestArray;
+
+    private byte newestForm;
     /** The version before the newest, while {@code size >= 2}. */
     private long previousVersion;
 
+    private long previousBits;
+
     @Nullable
-    private byte[] previousValue;
+    private byte[] previousArray;
+
+    private byte previousForm = DELETED;
     /**
      * The versions older than those two, {@code size - 2} of them; null while none. Null, not a shared empty array:
      * a million chains pointing at one array would each be a reference G1 tracks into that array's region.
@@ -59,7 +85,7 @@ final class VersionChain {
         this.key = key;
         this.hash = key.hashCode();
         newestVersion = version;
-        newestValue = raw(value);
+        setNewest(value);
         size = 1;
     }
 
@@ -72,9 +98,13 @@ final class VersionChain {
     VersionChain copy() {
         VersionChain copy = new VersionChain(key, hash);
         copy.newestVersion = newestVersion;
-        copy.newestValue = newestValue;
+        copy.newestBits = newestBits;
+        copy.newestArray = newestArray;
+        copy.newestForm = newestForm;
         copy.previousVersion = previousVersion;
-        copy.previousValue = previousValue;
+        copy.previousBits = previousBits;
+        copy.previousArray = previousArray;
+        copy.previousForm = previousForm;
         copy.size = size;
         if (olderCount() > 0) {
             int capacity = olderVersions().length;
@@ -115,6 +145,7 @@ final class VersionChain {
         return wrap(rawValueAt(index));
     }
 
+    /** The value at {@code index} as an array: the chain's own, or a new one for an inline value. */
     @Nullable
     private byte[] rawValueAt(int index) {
         int older = olderCount();
@@ -123,12 +154,77 @@ final class VersionChain {
             return values[(olderHead + index) & (values.length - 1)];
         }
         checkIndex(index);
-        return index == size - 1 ? newestValue : previousValue;
+        return index == size - 1
+                ? raw(newestForm, newestBits, newestArray)
+                : raw(previousForm, previousBits, previousArray);
+    }
+
+    /** Whether the version at {@code index} is a deletion. */
+    private boolean isDeletedAt(int index) {
+        int older = olderCount();
+        if (index < older) {
+            byte[][] values = olderValues();
+            return values[(olderHead + index) & (values.length - 1)] == null;
+        }
+        checkIndex(index);
+        return (index == size - 1 ? newestForm : previousForm) == DELETED;
+    }
+
+    /**
+     * Writes the value at {@code index} as {@link ByteWriter#writeNullableBytes} writes it, without making an array
+     * for an inline value: a snapshot writes every key's.
+     */
+    void writeValueAt(int index, ByteWriter out) {
+        byte form = index < olderCount() ? IN_ARRAY : index == size - 1 ? newestForm : previousForm;
+        if (form < 0 || index < 0 || index >= size) {
+            out.writeNullableBytes(valueAt(index));
+            return;
+        }
+        long bits = index == size - 1 ? newestBits : previousBits;
+        out.writeBoolean(true).writeVarLong(form);
+        for (int i = 0; i < form; i++) {
+            out.writeByte((int) (bits >>> (8 * i)));
+        }
+    }
+
+    /** Sets the newest version's value, inline if it is short enough. */
+    private void setNewest(@Nullable Bytes value) {
+        if (value == null) {
+            newestForm = DELETED;
+            newestBits = 0;
+            newestArray = null;
+            return;
+        }
+        byte[] raw = value.unsafeArray();
+        if (raw.length <= INLINE_MAX) {
+            newestForm = (byte) raw.length;
+            newestBits = pack(raw);
+            newestArray = null;
+        } else {
+            newestForm = IN_ARRAY;
+            newestBits = 0;
+            newestArray = raw;
+        }
+    }
+
+    private static long pack(byte[] raw) {
+        long bits = 0;
+        for (int i = raw.length - 1; i >= 0; i--) {
+            bits = bits << 8 | (raw[i] & 0xFFL);
+        }
+        return bits;
     }
 
     @Nullable
-    private static byte[] raw(@Nullable Bytes value) {
-        return value == null ? null : value.unsafeArray();
+    private static byte[] raw(byte form, long bits, @Nullable byte[] array) {
+        if (form < 0) {
+            return array; // null for a deletion
+        }
+        byte[] raw = new byte[form];
+        for (int i = 0; i < form; i++) {
+            raw[i] = (byte) (bits >>> (8 * i));
+        }
+        return raw;
     }
 
     @Nullable
@@ -155,12 +251,14 @@ final class VersionChain {
             throw new IllegalStateException("version " + version + " is not newer than " + newestVersion);
         }
         if (size >= 2) {
-            pushOlder(previousVersion, previousValue);
+            pushOlder(previousVersion, raw(previousForm, previousBits, previousArray));
         }
         previousVersion = newestVersion;
-        previousValue = newestValue;
+        previousBits = newestBits;
+        previousArray = newestArray;
+        previousForm = newestForm;
         newestVersion = version;
-        newestValue = raw(value);
+        setNewest(value);
         size++;
     }
 
@@ -185,14 +283,14 @@ final class VersionChain {
     /** Replaces the value of the newest version (a transaction that wrote the key twice). */
     void replaceNewest(@Nullable Bytes value) {
         newestVersion(); // an emptied chain has no newest version to replace
-        newestValue = raw(value);
+        setNewest(value);
     }
 
     /** The newest version at or below {@code snapshot}; absent if it is a deletion or every version is newer. */
     VersionedValue read(long snapshot) {
         // Most reads are at recent snapshots, where the newest version answers.
         if (size > 0 && newestVersion <= snapshot) {
-            return versioned(newestValue, newestVersion);
+            return versioned(raw(newestForm, newestBits, newestArray), newestVersion);
         }
         int index = indexAtOrBelow(snapshot);
         return index < 0 ? VersionedValue.ABSENT : versioned(rawValueAt(index), versionAt(index));
@@ -225,7 +323,7 @@ final class VersionChain {
         int keepFrom;
         if (newestVersion <= horizon) {
             // The usual case for a key not written since: everything older goes, without reading the ring.
-            keepFrom = newestValue == null ? size : size - 1;
+            keepFrom = newestForm == DELETED ? size : size - 1;
         } else {
             // The horizon trails the newest versions: count the versions at or below it from the oldest end.
             int atOrBelow = 0;
@@ -236,7 +334,7 @@ final class VersionChain {
             if (keepFrom < 0) {
                 return false;
             }
-            if (rawValueAt(keepFrom) == null) {
+            if (isDeletedAt(keepFrom)) {
                 keepFrom++;
             }
         }
@@ -269,11 +367,15 @@ final class VersionChain {
         size -= count; // what is left is at most the newest two
         if (size <= 1) {
             previousVersion = 0;
-            previousValue = null;
+            previousBits = 0;
+            previousArray = null;
+            previousForm = DELETED;
         }
         if (size == 0) {
             newestVersion = 0;
-            newestValue = null;
+            newestBits = 0;
+            newestArray = null;
+            newestForm = DELETED;
         }
     }
 

@@ -1,11 +1,13 @@
 package dev.duro.core.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.SeededRuns;
 import dev.duro.core.VersionedValue;
+import dev.duro.core.codec.ByteWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -13,7 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The ring of versions holds, reads and collects exactly as a plain list of (version, value) does, through the
- * ring's wrapping, growing and shrinking, and copies stay as they were.
+ * ring's wrapping, growing and shrinking, and copies stay as they were; values of every length, held inside the chain
+ * (up to {@link VersionChain#INLINE_MAX} bytes, the empty value included) or as arrays, read back and write out as
+ * they were given.
  */
 class VersionChainTest {
     private record Entry(long version, Bytes value) {}
@@ -25,7 +29,7 @@ class VersionChainTest {
 
     private static void run(Random random, int steps) {
         long version = 1;
-        Bytes first = Bytes.utf8("v1");
+        Bytes first = value(random, version);
         VersionChain chain = new VersionChain(Bytes.utf8("key"), version, first);
         List<Entry> naive = new ArrayList<>(List.of(new Entry(version, first)));
         long horizon = 0;
@@ -37,7 +41,7 @@ class VersionChainTest {
                 // bursts of appends grow the ring; a tombstone now and then
                 for (int n = random.nextInt(random.nextInt(8) == 0 ? 40 : 3); n >= 0; n--) {
                     version += 1 + random.nextInt(3);
-                    Bytes value = random.nextInt(8) == 0 ? null : Bytes.utf8("v" + version);
+                    Bytes value = random.nextInt(8) == 0 ? null : value(random, version);
                     chain.append(version, value);
                     naive.add(new Entry(version, value));
                 }
@@ -50,7 +54,7 @@ class VersionChainTest {
                 copy = chain.copy();
                 copied = List.copyOf(naive);
             } else {
-                Bytes value = random.nextBoolean() ? null : Bytes.utf8("r" + step);
+                Bytes value = random.nextBoolean() ? null : value(random, step);
                 chain.replaceNewest(value);
                 Entry newest = naive.remove(naive.size() - 1);
                 naive.add(new Entry(newest.version(), value));
@@ -60,6 +64,19 @@ class VersionChainTest {
                 assertSame(copied, copy, random, 0);
             }
         }
+    }
+
+    /**
+     * A value of a length around {@link VersionChain#INLINE_MAX}, now and then empty or long, whose bytes (all of
+     * them, the high bit set too) depend on {@code seed}.
+     */
+    private static Bytes value(Random random, long seed) {
+        int length = random.nextInt(6) == 0 ? random.nextInt(40) : random.nextInt(VersionChain.INLINE_MAX + 3);
+        byte[] raw = new byte[length];
+        for (int i = 0; i < length; i++) {
+            raw[i] = (byte) (seed * 31 + i * 0x9D + random.nextInt(256));
+        }
+        return Bytes.wrap(raw);
     }
 
     /** What collection must leave: from the newest version at or below the horizon on, without it if a tombstone. */
@@ -82,6 +99,12 @@ class VersionChainTest {
         for (int i = 0; i < naive.size(); i++) {
             assertEquals(naive.get(i).version(), chain.versionAt(i), "version at " + i);
             assertEquals(naive.get(i).value(), chain.valueAt(i), "value at " + i);
+            ByteWriter written = new ByteWriter();
+            chain.writeValueAt(i, written);
+            assertArrayEquals(
+                    new ByteWriter().writeNullableBytes(naive.get(i).value()).toByteArray(),
+                    written.toByteArray(),
+                    "value written at " + i);
         }
         if (naive.isEmpty()) {
             assertThrows(IllegalStateException.class, chain::newestVersion);
