@@ -9,20 +9,19 @@ import javax.annotation.Nullable;
  * The versions of one key, oldest first, indexed {@code 0 .. size-1}. A {@code null} value is a deletion
  * (tombstone).
  *
- * <p>The newest two versions are fields of the chain itself; older ones wait in a ring over two arrays whose length
- * is a power of two, allocated only while there are any. A key of a large store holds one version, or two while the
+ * <p>The newest two versions are fields of the chain itself; older ones wait in a ring over parallel arrays whose
+ * length is a power of two, allocated only while there are any. A key of a large store holds one version, or two while the
  * one it shadows is still readable ({@code engine.snapshots-retained} behind {@code SC}), so an install and the
  * collection after it touch the chain's own memory and nothing beyond it: on a store of a million keys each further
  * object is one more cache miss (docs/performance.md, "Version chains hold their newest two versions"). A key written
  * often holds many versions; installs add at the newest end, collection removes at the oldest, and neither moves the
  * versions in between, so collection costs what it removes, not the chain's length.
  *
- * <p>A value of the newest two of at most {@link #INLINE_MAX} bytes (a counter, a flag, an id, the 4-byte values of
- * the papers' workloads) is held in a {@code long} of the chain rather than as an array of its own. Such an install
- * stores no reference: it leaves the card of the (old) chain clean for G1, which would otherwise scan every chain
- * written since its last young collection, and it leaves no array to copy through the young generation and promote
- * (docs/performance.md, "Small values inside their chains"). Larger values keep their arrays; a version that goes
- * into the ring takes an array there, which only keys written again within the retained snapshots need.
+ * <p>A value of at most {@link #INLINE_MAX} bytes (a counter, a flag, an id, the 4-byte values of the papers'
+ * workloads) is held in a {@code long}, of the chain or of its ring, rather than as an array of its own. Such an
+ * install stores no reference: it leaves the card of the (old) chain or ring clean for G1, which would otherwise scan
+ * every chain written since its last young collection, and it leaves no array to copy through the young generation
+ * and promote (docs/performance.md, "Small values inside their chains"). Larger values keep their arrays.
  */
 final class VersionChain {
     /** The ring's capacity when a version first stops being one of the newest two. */
@@ -32,8 +31,8 @@ final class VersionChain {
     static final int INLINE_MAX = Long.BYTES;
 
     /*
-     * How each of the newest two holds its value, in its form byte: 0..INLINE_MAX is the length of a value packed in
-     * its bits (little-endian), IN_ARRAY a value in its array, DELETED a tombstone (bits 0, array null).
+     * How each version holds its value, in its form byte: 0..INLINE_MAX is the length of a value packed in its bits
+     * (little-endian), IN_ARRAY a value in its array, DELETED a tombstone (bits 0, no array).
      */
     private static final byte IN_ARRAY = -1;
     private static final byte DELETED = -2;
@@ -66,14 +65,24 @@ final class VersionChain {
 
     private byte previousForm = DELETED;
     /**
-     * The versions older than those two, {@code size - 2} of them; null while none. Null, not a shared empty array:
-     * a million chains pointing at one array would each be a reference G1 tracks into that array's region.
+     * The versions older than those two, {@code size - 2} of them, with their values' bits and forms in arrays of the
+     * same length; null while none. Null, not a shared empty array: a million chains pointing at one array would each
+     * be a reference G1 tracks into that array's region.
      */
     @Nullable
     private long[] olderVersions;
-    /** Elements are null for deletions, and outside the ring. */
+
     @Nullable
-    private byte[][] olderValues;
+    private long[] olderBits;
+
+    @Nullable
+    private byte[] olderForms;
+    /**
+     * The ring's values held in arrays, at the same places; null until the ring holds one (most rings hold only
+     * inline values and deletions). Elements are null except for values in arrays.
+     */
+    @Nullable
+    private byte[][] olderArrays;
     /** The array slot of the oldest version in the ring. */
     private int olderHead;
 
@@ -109,7 +118,12 @@ final class VersionChain {
         if (olderCount() > 0) {
             int capacity = olderVersions().length;
             copy.olderVersions = unwrap(olderVersions(), new long[capacity]);
-            copy.olderValues = unwrap(olderValues(), new byte[capacity][]);
+            copy.olderBits = unwrap(olderBits(), new long[capacity]);
+            copy.olderForms = unwrap(olderForms(), new byte[capacity]);
+            byte[][] arrays = olderArrays;
+            if (arrays != null) {
+                copy.olderArrays = unwrap(arrays, new byte[capacity][]);
+            }
         }
         return copy;
     }
@@ -121,8 +135,8 @@ final class VersionChain {
     /** Reads this chain's key and its ring's headers, as an install or a collection will (see ChainTable.touch). */
     int touch() {
         long[] versions = olderVersions;
-        byte[][] values = olderValues;
-        return hash + key.size() + (versions == null ? 0 : versions.length) + (values == null ? 0 : values.length);
+        byte[] forms = olderForms;
+        return hash + key.size() + (versions == null ? 0 : versions.length) + (forms == null ? 0 : forms.length);
     }
 
     /** How many versions the ring holds: those older than the newest two. */
@@ -148,26 +162,44 @@ final class VersionChain {
     /** The value at {@code index} as an array: the chain's own, or a new one for an inline value. */
     @Nullable
     private byte[] rawValueAt(int index) {
+        checkIndex(index);
         int older = olderCount();
         if (index < older) {
-            byte[][] values = olderValues();
-            return values[(olderHead + index) & (values.length - 1)];
+            int slot = ringSlot(index);
+            byte form = olderForms()[slot];
+            byte[][] arrays = olderArrays;
+            return raw(form, olderBits()[slot], form == IN_ARRAY && arrays != null ? arrays[slot] : null);
         }
-        checkIndex(index);
         return index == size - 1
                 ? raw(newestForm, newestBits, newestArray)
                 : raw(previousForm, previousBits, previousArray);
     }
 
+    /** The form of the value at {@code index}: its length if inline, {@link #IN_ARRAY} or {@link #DELETED}. */
+    private byte formAt(int index) {
+        checkIndex(index);
+        if (index < olderCount()) {
+            return olderForms()[ringSlot(index)];
+        }
+        return index == size - 1 ? newestForm : previousForm;
+    }
+
+    /** The packed bytes of the value at {@code index}, an inline one. */
+    private long bitsAt(int index) {
+        if (index < olderCount()) {
+            return olderBits()[ringSlot(index)];
+        }
+        return index == size - 1 ? newestBits : previousBits;
+    }
+
+    /** Where the ring holds its {@code index}-th oldest version, {@code index < olderCount()}. */
+    private int ringSlot(int index) {
+        return (olderHead + index) & (olderVersions().length - 1);
+    }
+
     /** Whether the version at {@code index} is a deletion. */
     private boolean isDeletedAt(int index) {
-        int older = olderCount();
-        if (index < older) {
-            byte[][] values = olderValues();
-            return values[(olderHead + index) & (values.length - 1)] == null;
-        }
-        checkIndex(index);
-        return (index == size - 1 ? newestForm : previousForm) == DELETED;
+        return formAt(index) == DELETED;
     }
 
     /**
@@ -175,12 +207,12 @@ final class VersionChain {
      * for an inline value: a snapshot writes every key's.
      */
     void writeValueAt(int index, ByteWriter out) {
-        byte form = index < olderCount() ? IN_ARRAY : index == size - 1 ? newestForm : previousForm;
-        if (form < 0 || index < 0 || index >= size) {
+        byte form = formAt(index);
+        if (form < 0) {
             out.writeNullableBytes(valueAt(index));
             return;
         }
-        long bits = index == size - 1 ? newestBits : previousBits;
+        long bits = bitsAt(index);
         out.writeBoolean(true).writeVarLong(form);
         for (int i = 0; i < form; i++) {
             out.writeByte((int) (bits >>> (8 * i)));
@@ -251,7 +283,7 @@ final class VersionChain {
             throw new IllegalStateException("version " + version + " is not newer than " + newestVersion);
         }
         if (size >= 2) {
-            pushOlder(previousVersion, raw(previousForm, previousBits, previousArray));
+            pushOlder(previousVersion, previousForm, previousBits, previousArray);
         }
         previousVersion = newestVersion;
         previousBits = newestBits;
@@ -263,13 +295,15 @@ final class VersionChain {
     }
 
     /** Adds the version that stops being one of the newest two to the ring's newest end. */
-    private void pushOlder(long version, @Nullable byte[] value) {
+    private void pushOlder(long version, byte form, long bits, @Nullable byte[] array) {
         int older = olderCount();
         long[] versions = olderVersions;
         if (versions == null) {
             versions = new long[OLDER_CAPACITY_MIN];
             olderVersions = versions;
-            olderValues = new byte[OLDER_CAPACITY_MIN][];
+            olderBits = new long[OLDER_CAPACITY_MIN];
+            olderForms = new byte[OLDER_CAPACITY_MIN];
+            olderArrays = null;
             olderHead = 0;
         } else if (older == versions.length) {
             resizeOlder(versions.length * 2);
@@ -277,7 +311,16 @@ final class VersionChain {
         }
         int slot = (olderHead + older) & (versions.length - 1);
         versions[slot] = version;
-        olderValues()[slot] = value;
+        olderBits()[slot] = bits;
+        olderForms()[slot] = form;
+        if (form == IN_ARRAY) {
+            byte[][] arrays = olderArrays;
+            if (arrays == null) {
+                arrays = new byte[versions.length][];
+                olderArrays = arrays;
+            }
+            arrays[slot] = array;
+        }
     }
 
     /** Replaces the value of the newest version (a transaction that wrote the key twice). */
@@ -349,10 +392,12 @@ final class VersionChain {
         int older = olderCount();
         if (count < older) {
             long[] versions = olderVersions();
-            byte[][] values = olderValues();
-            int mask = values.length - 1;
-            for (int i = 0; i < count; i++) {
-                values[(olderHead + i) & mask] = null;
+            int mask = versions.length - 1;
+            byte[][] arrays = olderArrays;
+            if (arrays != null) {
+                for (int i = 0; i < count; i++) {
+                    arrays[(olderHead + i) & mask] = null;
+                }
             }
             olderHead = (olderHead + count) & mask;
             size -= count;
@@ -362,7 +407,9 @@ final class VersionChain {
             return;
         }
         olderVersions = null; // the ring empties: the arrays go with it
-        olderValues = null;
+        olderBits = null;
+        olderForms = null;
+        olderArrays = null;
         olderHead = 0;
         size -= count; // what is left is at most the newest two
         if (size <= 1) {
@@ -387,24 +434,37 @@ final class VersionChain {
         return versions;
     }
 
-    private byte[][] olderValues() {
-        byte[][] values = olderValues;
-        if (values == null) {
+    private long[] olderBits() {
+        long[] bits = olderBits;
+        if (bits == null) {
             throw new IllegalStateException("the chain holds no older versions");
         }
-        return values;
+        return bits;
+    }
+
+    private byte[] olderForms() {
+        byte[] forms = olderForms;
+        if (forms == null) {
+            throw new IllegalStateException("the chain holds no older versions");
+        }
+        return forms;
     }
 
     /** Moves the ring into arrays of {@code capacity} (a power of two, at least the ring's count), oldest first. */
     private void resizeOlder(int capacity) {
         long[] newVersions = unwrap(olderVersions(), new long[capacity]);
-        olderValues = unwrap(olderValues(), new byte[capacity][]);
-        olderVersions = newVersions; // after both copies: unwrap reads the ring's length from it
+        olderBits = unwrap(olderBits(), new long[capacity]);
+        olderForms = unwrap(olderForms(), new byte[capacity]);
+        byte[][] arrays = olderArrays;
+        if (arrays != null) {
+            olderArrays = unwrap(arrays, new byte[capacity][]);
+        }
+        olderVersions = newVersions; // after the other copies: unwrap reads the ring's length from it
         olderHead = 0;
     }
 
     /**
-     * Copies the ring held in {@code ring}, one of this chain's two older arrays (they have the same length), into
+     * Copies the ring held in {@code ring}, one of this chain's older arrays (they all have the same length), into
      * {@code out}, oldest first.
      */
     private <A> A unwrap(A ring, A out) {
