@@ -10,9 +10,9 @@ import javax.annotation.Nullable;
  * (tombstone).
  *
  * <p>The newest two versions are fields of the chain itself; older ones wait in a ring over parallel arrays whose
- * length is a power of two, allocated only while there are any. A key of a large store holds one version, or two while the
- * one it shadows is still readable ({@code engine.snapshots-retained} behind {@code SC}), so an install and the
- * collection after it touch the chain's own memory and nothing beyond it: on a store of a million keys each further
+ * length is a power of two, allocated only while there are any. A key of a large store holds one version, or two
+ * while the one it shadows is still readable ({@code engine.snapshots-retained} behind {@code SC}), so an install and
+ * the collection after it touch the chain's own memory and nothing beyond it: on a store of a million keys each further
  * object is one more cache miss (docs/performance.md, "Version chains hold their newest two versions"). A key written
  * often holds many versions; installs add at the newest end, collection removes at the oldest, and neither moves the
  * versions in between, so collection costs what it removes, not the chain's length.
