@@ -65,16 +65,13 @@ final class VersionChain {
 
     private byte previousForm = DELETED;
     /**
-     * The versions older than those two, {@code size - 2} of them, with their values' bits and forms in arrays of the
-     * same length; null while none. Null, not a shared empty array: a million chains pointing at one array would each
-     * be a reference G1 tracks into that array's region.
+     * The versions older than those two, {@code size - 2} of them: at ring place {@code p}, the version at {@code 2p}
+     * and its value's bits at {@code 2p + 1}, one cache line for both; null while none. Null, not a shared empty array:
+     * a million chains pointing at one array would each be a reference G1 tracks into that array's region.
      */
     @Nullable
-    private long[] olderVersions;
-
-    @Nullable
-    private long[] olderBits;
-
+    private long[] older;
+    /** The forms of the ring's values, one per place: its length is the ring's capacity. Null while none. */
     @Nullable
     private byte[] olderForms;
     /**
@@ -116,14 +113,7 @@ final class VersionChain {
         copy.previousForm = previousForm;
         copy.size = size;
         if (olderCount() > 0) {
-            int capacity = olderVersions().length;
-            copy.olderVersions = unwrap(olderVersions(), new long[capacity]);
-            copy.olderBits = unwrap(olderBits(), new long[capacity]);
-            copy.olderForms = unwrap(olderForms(), new byte[capacity]);
-            byte[][] arrays = olderArrays;
-            if (arrays != null) {
-                copy.olderArrays = unwrap(arrays, new byte[capacity][]);
-            }
+            copy.unwrapFrom(this, olderForms().length);
         }
         return copy;
     }
@@ -134,7 +124,7 @@ final class VersionChain {
 
     /** Reads this chain's key and its ring's headers, as an install or a collection will (see ChainTable.touch). */
     int touch() {
-        long[] versions = olderVersions;
+        long[] versions = older;
         byte[] forms = olderForms;
         return hash + key.size() + (versions == null ? 0 : versions.length) + (forms == null ? 0 : forms.length);
     }
@@ -145,10 +135,8 @@ final class VersionChain {
     }
 
     long versionAt(int index) {
-        int older = olderCount();
-        if (index < older) {
-            long[] versions = olderVersions();
-            return versions[(olderHead + index) & (versions.length - 1)];
+        if (index < olderCount()) {
+            return older()[2 * ringSlot(index)];
         }
         checkIndex(index);
         return index == size - 1 ? newestVersion : previousVersion;
@@ -162,17 +150,7 @@ final class VersionChain {
     /** The value at {@code index} as an array: the chain's own, or a new one for an inline value. */
     @Nullable
     private byte[] rawValueAt(int index) {
-        checkIndex(index);
-        int older = olderCount();
-        if (index < older) {
-            int slot = ringSlot(index);
-            byte form = olderForms()[slot];
-            byte[][] arrays = olderArrays;
-            return raw(form, olderBits()[slot], form == IN_ARRAY && arrays != null ? arrays[slot] : null);
-        }
-        return index == size - 1
-                ? raw(newestForm, newestBits, newestArray)
-                : raw(previousForm, previousBits, previousArray);
+        return raw(formAt(index), bitsAt(index), arrayAt(index));
     }
 
     /** The form of the value at {@code index}: its length if inline, {@link #IN_ARRAY} or {@link #DELETED}. */
@@ -184,17 +162,27 @@ final class VersionChain {
         return index == size - 1 ? newestForm : previousForm;
     }
 
-    /** The packed bytes of the value at {@code index}, an inline one. */
+    /** The packed bytes of the value at {@code index} if it is inline. */
     private long bitsAt(int index) {
         if (index < olderCount()) {
-            return olderBits()[ringSlot(index)];
+            return older()[2 * ringSlot(index) + 1];
         }
         return index == size - 1 ? newestBits : previousBits;
     }
 
+    /** The array of the value at {@code index} if it is held in one, else null. */
+    @Nullable
+    private byte[] arrayAt(int index) {
+        if (index < olderCount()) {
+            byte[][] arrays = olderArrays;
+            return arrays == null ? null : arrays[ringSlot(index)];
+        }
+        return index == size - 1 ? newestArray : previousArray;
+    }
+
     /** Where the ring holds its {@code index}-th oldest version, {@code index < olderCount()}. */
     private int ringSlot(int index) {
-        return (olderHead + index) & (olderVersions().length - 1);
+        return (olderHead + index) & ((older().length >> 1) - 1); // of the array a version's read needs anyway
     }
 
     /** Whether the version at {@code index} is a deletion. */
@@ -209,7 +197,7 @@ final class VersionChain {
     void writeValueAt(int index, ByteWriter out) {
         byte form = formAt(index);
         if (form < 0) {
-            out.writeNullableBytes(valueAt(index));
+            out.writeNullableBytes(wrap(arrayAt(index)));
             return;
         }
         long bits = bitsAt(index);
@@ -296,27 +284,27 @@ final class VersionChain {
 
     /** Adds the version that stops being one of the newest two to the ring's newest end. */
     private void pushOlder(long version, byte form, long bits, @Nullable byte[] array) {
-        int older = olderCount();
-        long[] versions = olderVersions;
-        if (versions == null) {
-            versions = new long[OLDER_CAPACITY_MIN];
-            olderVersions = versions;
-            olderBits = new long[OLDER_CAPACITY_MIN];
-            olderForms = new byte[OLDER_CAPACITY_MIN];
+        int count = olderCount();
+        byte[] forms = olderForms;
+        if (forms == null) {
+            older = new long[2 * OLDER_CAPACITY_MIN];
+            forms = new byte[OLDER_CAPACITY_MIN];
+            olderForms = forms;
             olderArrays = null;
             olderHead = 0;
-        } else if (older == versions.length) {
-            resizeOlder(versions.length * 2);
-            versions = olderVersions();
+        } else if (count == forms.length) {
+            resizeOlder(forms.length * 2);
+            forms = olderForms();
         }
-        int slot = (olderHead + older) & (versions.length - 1);
-        versions[slot] = version;
-        olderBits()[slot] = bits;
-        olderForms()[slot] = form;
+        int slot = (olderHead + count) & (forms.length - 1);
+        long[] longs = older();
+        longs[2 * slot] = version;
+        longs[2 * slot + 1] = bits;
+        forms[slot] = form;
         if (form == IN_ARRAY) {
             byte[][] arrays = olderArrays;
             if (arrays == null) {
-                arrays = new byte[versions.length][];
+                arrays = new byte[forms.length][];
                 olderArrays = arrays;
             }
             arrays[slot] = array;
@@ -389,10 +377,9 @@ final class VersionChain {
 
     /** Removes the {@code count} oldest versions. */
     private void removeOldest(int count) {
-        int older = olderCount();
-        if (count < older) {
-            long[] versions = olderVersions();
-            int mask = versions.length - 1;
+        if (count < olderCount()) {
+            int capacity = olderForms().length;
+            int mask = capacity - 1;
             byte[][] arrays = olderArrays;
             if (arrays != null) {
                 for (int i = 0; i < count; i++) {
@@ -401,13 +388,12 @@ final class VersionChain {
             }
             olderHead = (olderHead + count) & mask;
             size -= count;
-            if (versions.length >= 16 && olderCount() <= versions.length / 4) {
-                resizeOlder(versions.length / 2); // a key that was written often and no longer is gives the room back
+            if (capacity >= 16 && olderCount() <= capacity / 4) {
+                resizeOlder(capacity / 2); // a key that was written often and no longer is gives the room back
             }
             return;
         }
-        olderVersions = null; // the ring empties: the arrays go with it
-        olderBits = null;
+        older = null; // the ring empties: the arrays go with it
         olderForms = null;
         olderArrays = null;
         olderHead = 0;
@@ -426,20 +412,12 @@ final class VersionChain {
         }
     }
 
-    private long[] olderVersions() {
-        long[] versions = olderVersions;
-        if (versions == null) {
+    private long[] older() {
+        long[] longs = older;
+        if (longs == null) {
             throw new IllegalStateException("the chain holds no older versions");
         }
-        return versions;
-    }
-
-    private long[] olderBits() {
-        long[] bits = olderBits;
-        if (bits == null) {
-            throw new IllegalStateException("the chain holds no older versions");
-        }
-        return bits;
+        return longs;
     }
 
     private byte[] olderForms() {
@@ -452,27 +430,31 @@ final class VersionChain {
 
     /** Moves the ring into arrays of {@code capacity} (a power of two, at least the ring's count), oldest first. */
     private void resizeOlder(int capacity) {
-        long[] newVersions = unwrap(olderVersions(), new long[capacity]);
-        olderBits = unwrap(olderBits(), new long[capacity]);
-        olderForms = unwrap(olderForms(), new byte[capacity]);
-        byte[][] arrays = olderArrays;
-        if (arrays != null) {
-            olderArrays = unwrap(arrays, new byte[capacity][]);
-        }
-        olderVersions = newVersions; // after the other copies: unwrap reads the ring's length from it
+        unwrapFrom(this, capacity);
+    }
+
+    /**
+     * Makes this chain's ring arrays of {@code capacity} holding {@code source}'s ring (this chain's own, or another's
+     * of the same count), oldest first at place 0.
+     */
+    private void unwrapFrom(VersionChain source, int capacity) {
+        long[] longs = unwrap(source, source.older(), new long[2 * capacity], 2);
+        byte[][] arrays = source.olderArrays;
+        olderArrays = arrays == null ? null : unwrap(source, arrays, new byte[capacity][], 1);
+        olderForms = unwrap(source, source.olderForms(), new byte[capacity], 1);
+        older = longs;
         olderHead = 0;
     }
 
     /**
-     * Copies the ring held in {@code ring}, one of this chain's older arrays (they all have the same length), into
-     * {@code out}, oldest first.
+     * Copies {@code ring}, one of {@code source}'s ring arrays, holding {@code width} elements per place, into {@code
+     * out}, oldest first.
      */
-    private <A> A unwrap(A ring, A out) {
-        int older = olderCount();
-        int length = olderVersions().length;
-        int first = Math.min(older, length - olderHead);
-        System.arraycopy(ring, olderHead, out, 0, first);
-        System.arraycopy(ring, 0, out, first, older - first);
+    private static <A> A unwrap(VersionChain source, A ring, A out, int width) {
+        int count = source.olderCount();
+        int first = Math.min(count, source.olderForms().length - source.olderHead);
+        System.arraycopy(ring, width * source.olderHead, out, 0, width * first);
+        System.arraycopy(ring, 0, out, width * first, width * (count - first));
         return out;
     }
 }
