@@ -14,13 +14,6 @@ final class BenchKeys {
     /** Keys read and keys written by a workload-A transaction ({@link ReadsAndWrites#workloadA} lists four). */
     static final int WORKLOAD_A_KEYS = 4;
 
-    private BenchKeys() {}
-
-    static Bytes fourBytes(int value) {
-        return Bytes.wrap(
-                new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
-    }
-
     /** Keys a workload-A transaction reads and writes, together. */
     static final int WORKLOAD_A_KEY_NUMBERS = 2 * WORKLOAD_A_KEYS;
 
@@ -29,6 +22,13 @@ final class BenchKeys {
 
     /** The client of the transactions {@link #load} delivers; the benchmarks' own are client 1's. */
     private static final long LOADING_CLIENT = 2;
+
+    private BenchKeys() {}
+
+    static Bytes fourBytes(int value) {
+        return Bytes.wrap(
+                new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
+    }
 
     /** Writes every key of {@code [0, keys)} once, its number as its value, so that the engine's store holds them all. */
     static void load(PartitionEngine engine, int keys) {
