@@ -135,10 +135,10 @@ final class VersionChain {
     }
 
     long versionAt(int index) {
+        checkIndex(index);
         if (index < olderCount()) {
             return older()[2 * ringSlot(index)];
         }
-        checkIndex(index);
         return index == size - 1 ? newestVersion : previousVersion;
     }
 
