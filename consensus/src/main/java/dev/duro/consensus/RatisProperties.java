@@ -49,6 +49,12 @@ final class RatisProperties {
         RaftServerConfigKeys.Log.setSegmentCacheSizeMax(properties, SizeInBytes.valueOf(settings.logCacheBytesMax()));
         RaftServerConfigKeys.Log.setSegmentCacheNumMax(properties, ConsensusSettings.LOG_CACHED_CLOSED_SEGMENTS_MAX);
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !settings.fsync());
+        // Ratis's default logs each advance of the commit index as an entry of its own, written, synced and sent to
+        // the followers like a proposal: at light load one more sync per proposal, which the next proposal waits
+        // behind at the leader. Raft keeps the commit index in memory; a restarted replica learns it from its
+        // leader, and applies no further than its snapshot until then (docs/performance.md, "Commit indexes not
+        // logged").
+        RaftServerConfigKeys.Log.setLogMetadataEnabled(properties, false);
         // A log entry may hold a whole batch of large values.
         GrpcConfigKeys.setMessageSizeMax(properties, SizeInBytes.valueOf(settings.messageBytesMax()));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(
