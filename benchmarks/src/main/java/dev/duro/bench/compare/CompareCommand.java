@@ -125,6 +125,12 @@ public final class CompareCommand implements Callable<Integer> {
     private int keysPerPartition = 100_000;
 
     @Option(
+            names = "--async-clients",
+            description = "drive Duro and DUR with the load generator's asynchronous clients (its --async-clients:"
+                    + " lean, like etcd's Go client; workloads without scans)")
+    private boolean asyncClients;
+
+    @Option(
             names = "--quick",
             description = "smoke run: 1 repetition, 3 s after 2 s warm-up, globals 0,50, client sweep 8,64 (options"
                     + " given explicitly still win)")
@@ -184,6 +190,7 @@ public final class CompareCommand implements Callable<Integer> {
                             ? List.of()
                             : clientSweep != null ? clientSweep : quick ? List.of(8, 64) : List.of(8, 32, 128, 512),
                     keysPerPartition,
+                    asyncClients,
                     outputDirectory != null ? outputDirectory : timestampedResults());
             // Refuses, before anything starts, what the load generator would refuse at the first run.
             LoadOptions.parse(options.loadArgs(options.systems().get(0), 0, options.outputDirectory()));

@@ -23,6 +23,7 @@ public record CompareOptions(
         List<Integer> globals,
         List<Integer> clientSweep,
         int keysPerPartition,
+        boolean asyncClients,
         Path outputDirectory) {
     public CompareOptions {
         require(clients >= 1 && clients <= 10_000, "--clients must be in [1, 10000]");
@@ -39,6 +40,9 @@ public record CompareOptions(
             require(sweepClients >= 1 && sweepClients <= 10_000, "--client-sweep must be client counts in [1, 10000]");
         }
         require(keysPerPartition >= 16, "--keys-per-partition must be >= 16");
+        require(
+                !asyncClients || !Workload.named(workload).scans(),
+                "--async-clients runs workloads without scans; --workload " + workload + " scans");
         require(
                 systems.stream().map(SystemSpec::name).distinct().count() == systems.size(),
                 "--systems names a system twice");
@@ -100,6 +104,9 @@ public record CompareOptions(
                 "--keys-per-partition", Integer.toString(keysPerPartition),
                 "--out", out.toString()));
         Workload shape = Workload.named(workload);
+        if (asyncClients && system.kind() != SystemKind.ETCD) {
+            flags.add("--async-clients"); // etcd keeps its own lean client
+        }
         if (system.kind() == SystemKind.ETCD && !shape.runsOnGoEtcdClient(shape.defaultZipfSkew())) {
             flags.addAll(List.of("--etcd-client", "jetcd")); // the Go client runs the read-write workloads only
         }

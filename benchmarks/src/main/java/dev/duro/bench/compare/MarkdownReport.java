@@ -56,11 +56,14 @@ public final class MarkdownReport {
         md.append("## Settings\n\n")
                 .append(String.format(
                         Locale.ROOT,
-                        "Workload %s, %d closed-loop clients for every system, %d s measured after %d s warm-up,"
+                        "Workload %s, %d closed-loop clients for every system (%s), %d s measured after %d s warm-up,"
                                 + " %d repetition(s) per configuration, %d keys per partition, %% global %s;"
                                 + " etcd reads %s.%n%n",
                         o.workload(),
                         o.clients(),
+                        o.asyncClients()
+                                ? "Duro's and DUR's asynchronous: loops of calls on the client's I/O threads"
+                                : "Duro's and DUR's each a thread blocking on its calls",
                         o.durationSeconds(),
                         o.warmupSeconds(),
                         o.repetitions(),

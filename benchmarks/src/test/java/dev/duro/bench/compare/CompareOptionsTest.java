@@ -1,6 +1,7 @@
 package dev.duro.bench.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -112,5 +113,21 @@ class CompareOptionsTest {
         IllegalArgumentException twice =
                 assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse("--systems", "etcd-3,etcd-3"));
         assertTrue(twice.getMessage().contains("--systems names a system twice"), twice.getMessage());
+    }
+
+    @Test
+    void asynchronousClientsDriveDuroAndDurButNotEtcd() {
+        assertFalse(CompareOptions.parse(new String[0]).asyncClients());
+        CompareOptions o = CompareOptions.parse("--async-clients");
+        assertTrue(o.asyncClients());
+        assertTrue(LoadOptions.parse(o.loadArgs(SystemSpec.parse("duro-2x3"), 10, Path.of("/tmp/x")))
+                .asyncClients());
+        assertTrue(LoadOptions.parse(o.loadArgs(SystemSpec.parse("dur-1x6"), 0, Path.of("/tmp/x")))
+                .asyncClients());
+        assertFalse(LoadOptions.parse(o.loadArgs(SystemSpec.parse("etcd-3"), 0, Path.of("/tmp/x")))
+                .asyncClients());
+        IllegalArgumentException scans = assertThrows(
+                IllegalArgumentException.class, () -> CompareOptions.parse("--async-clients", "--workload", "E"));
+        assertTrue(scans.getMessage().contains("--async-clients"), scans.getMessage());
     }
 }

@@ -21,6 +21,29 @@ final class Fixtures {
         return new RunSample(committedPerSecond, 0.004, 0.5, 0.4, 0.1, 0, latencies);
     }
 
+    /**
+     * One run with the servers' and the clients' CPU per committed transaction given, and a p50 of {@code
+     * latencyMillis} for each class in {@code kinds}, plus {@code extraMillis} more for {@link TxKind#GLOBAL}.
+     */
+    static RunSample run(
+            double committedPerSecond,
+            double serverCpu,
+            double clientCpu,
+            double latencyMillis,
+            double extraMillis,
+            TxKind... kinds) {
+        Map<TxKind, Histogram> latencies = new EnumMap<>(TxKind.class);
+        for (TxKind kind : kinds) {
+            Histogram histogram = new Histogram(3);
+            double p50 = latencyMillis + (kind == TxKind.GLOBAL ? extraMillis : 0);
+            for (int i = 1; i <= 100; i++) {
+                histogram.recordValue(Math.round(p50 * 1000 * i / 50.0));
+            }
+            latencies.put(kind, histogram);
+        }
+        return new RunSample(committedPerSecond, 0.004, serverCpu + clientCpu, serverCpu, clientCpu, 0, latencies);
+    }
+
     /** Three runs around {@code median}: 0.9x, 1x and 1.2x of it. */
     static PointResult point(String system, int global, double median, double latencyMillis) {
         TxKind kind = global > 0 && system.startsWith("duro-2") ? TxKind.GLOBAL : TxKind.LOCAL;
