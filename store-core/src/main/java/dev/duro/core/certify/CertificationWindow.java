@@ -33,6 +33,9 @@ final class CertificationWindow {
     private final Bytes[][] writeKeys;
     private final Bytes[][] readKeys;
     private final BloomFilter<Bytes>[] readSummaries;
+    /** A frozen window handed back ({@link #recycle}) for the next freeze to copy into; null if none. */
+    @Nullable
+    private FrozenWindow spare;
     /** A slot's scanned ranges (null: none): exact, or their span when the slot holds a read summary. */
     private final KeyRange[][] scans;
     /** Occupied slots with exact ranges; while 0 the stronger test skips looking for range readers. */
@@ -290,19 +293,26 @@ final class CertificationWindow {
     // ---- state transfer -------------------------------------------------------------------------------------
 
     /**
-     * The window as it is now ({@link Certifier#freeze}): a copy of the slot arrays, a few flat array copies that
-     * {@link FrozenWindow} puts in number order later. What a slot refers to is never changed once recorded (a later
-     * transaction takes the slot with objects of its own), so the copy needs nothing else.
+     * The window as it is now ({@link Certifier#freeze}): a copy of the slot arrays in chunks (those of the last
+     * frozen window handed back, if any), which {@link FrozenWindow} puts in number order later. What a slot refers
+     * to is never changed once recorded (a later transaction takes the slot with objects of its own), so the copy
+     * needs nothing else.
      */
     FrozenWindow freeze() {
         long first = firstRetainedAfter(0);
+        FrozenWindow reuse = spare;
+        spare = null;
         return new FrozenWindow(
-                pendingSnapshotCounter,
-                first,
-                writeKeys.clone(),
-                readKeys.clone(),
-                readSummaries.clone(),
-                scans.clone());
+                pendingSnapshotCounter, first, writeKeys, readKeys, readSummaries, scans, reuse); // copied there
+    }
+
+    /**
+     * Hands back a frozen window no longer read (its snapshot written or dropped), whose chunks the next {@link
+     * #freeze} copies into rather than allocating (docs/performance.md, "Freezes without humongous copies, then
+     * without allocation").
+     */
+    void recycle(FrozenWindow frozen) {
+        spare = frozen;
     }
 
     /** Before a restore records its first transaction: the window starts after number {@code last}. */

@@ -324,6 +324,11 @@ public final class Certifier {
         return window.freeze();
     }
 
+    /** Hands back a frozen window no longer read, for the next {@link #freeze} to copy into. */
+    public void recycle(FrozenWindow frozen) {
+        window.recycle(frozen);
+    }
+
     /** Reads a window written by {@link #writeTo} (or {@link FrozenWindow#writeTo}), rebuilding the index. */
     public static Certifier readFrom(ByteReader in, int partition, CertifierSettings settings) {
         return FrozenWindow.readFrom(in, partition, settings);

@@ -7,17 +7,20 @@ import dev.duro.core.Write;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.util.Chunked;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * A certification window frozen by {@link Certifier#freeze}, and the window's snapshot format: {@link #writeTo}
  * writes it, {@link Certifier#readFrom} reads it back ({@link #readFrom}). Immutable: it holds copies of the slot
- * arrays, and recording never changes what a slot refers to, so it may be written from any thread.
+ * arrays (in chunks, {@link Chunked}), and recording never changes what a slot refers to, so it may be written from
+ * any thread.
  */
 public final class FrozenWindow {
     private static final int TAG_SUMMARISED = 1;
@@ -25,12 +28,14 @@ public final class FrozenWindow {
 
     private final long pendingSnapshotCounter;
     private final long first;
-    /** The window's slot arrays as they were: transaction {@code n} in slot {@code n % length}. */
-    private final Bytes[][] writeKeys;
+    /** The window's slots: transaction {@code n} in slot {@code n % slots}. */
+    private final int slots;
+    /** The window's slot arrays as they were, copied in chunks ({@link Chunked}). */
+    private final Bytes[][][] writeKeys;
 
-    private final Bytes[][] readKeys;
-    private final BloomFilter<Bytes>[] readSummaries;
-    private final KeyRange[][] scans;
+    private final Bytes[][][] readKeys;
+    private final BloomFilter<Bytes>[][] readSummaries;
+    private final KeyRange[][][] scans;
 
     FrozenWindow(
             long pendingSnapshotCounter,
@@ -38,13 +43,15 @@ public final class FrozenWindow {
             Bytes[][] writeKeys,
             Bytes[][] readKeys,
             BloomFilter<Bytes>[] readSummaries,
-            KeyRange[][] scans) {
+            KeyRange[][] scans,
+            @Nullable FrozenWindow reuse) {
         this.pendingSnapshotCounter = pendingSnapshotCounter;
         this.first = first;
-        this.writeKeys = writeKeys;
-        this.readKeys = readKeys;
-        this.readSummaries = readSummaries;
-        this.scans = scans;
+        this.slots = writeKeys.length;
+        this.writeKeys = Chunked.copy(writeKeys, reuse == null ? null : reuse.writeKeys);
+        this.readKeys = Chunked.copy(readKeys, reuse == null ? null : reuse.readKeys);
+        this.readSummaries = Chunked.copy(readSummaries, reuse == null ? null : reuse.readSummaries);
+        this.scans = Chunked.copy(scans, reuse == null ? null : reuse.scans);
     }
 
     /**
@@ -56,13 +63,14 @@ public final class FrozenWindow {
         out.writeLong(pendingSnapshotCounter);
         out.writeLong(first);
         for (long number = first; number <= pendingSnapshotCounter; number++) {
-            int slot = (int) (number % writeKeys.length);
-            if (writeKeys[slot] == null) {
+            int slot = (int) (number % slots);
+            Bytes[] written = Chunked.at(writeKeys, slot);
+            if (written == null) {
                 throw new IllegalStateException("transaction " + number + " is not in the frozen certification window");
             }
-            writeKeys(out, writeKeys[slot]);
-            BloomFilter<Bytes> summary = readSummaries[slot];
-            KeyRange[] ranges = scans[slot];
+            writeKeys(out, written);
+            BloomFilter<Bytes> summary = Chunked.at(readSummaries, slot);
+            KeyRange[] ranges = Chunked.at(scans, slot);
             out.writeByte((summary != null ? TAG_SUMMARISED : 0) | (ranges != null ? TAG_RANGES : 0));
             if (summary != null) {
                 ByteArrayOutputStream bloom = new ByteArrayOutputStream();
@@ -73,7 +81,7 @@ public final class FrozenWindow {
                 }
                 out.writeBytes(Bytes.wrap(bloom.toByteArray()));
             } else {
-                writeKeys(out, readKeys[slot]);
+                writeKeys(out, Chunked.at(readKeys, slot));
             }
             if (ranges != null) {
                 out.writeInt(ranges.length);
@@ -83,6 +91,14 @@ public final class FrozenWindow {
                 }
             }
         }
+    }
+
+    /** Drops the copies' references once the window is written, before it is handed back for reuse. */
+    public void clear() {
+        Chunked.clear(writeKeys);
+        Chunked.clear(readKeys);
+        Chunked.clear(readSummaries);
+        Chunked.clear(scans);
     }
 
     /** Reads a window written by {@link #writeTo} into a new certifier; see {@link Certifier#readFrom}. */

@@ -73,7 +73,7 @@ public final class EngineStateCodec {
     /**
      * The engine's state as it is now, to be written while the engine goes on delivering, in a time that does not grow
      * with the store: the store is {@linkplain MultiVersionStore#freeze frozen} (a reference per page of keys), the
-     * certification window ({@link Certifier#freeze}) and the retained outcomes copied flat, the newer filter of
+     * certification window ({@link Certifier#freeze}) and the retained outcomes copied in chunks, the newer filter of
      * forgotten ids copied; the rest (the vectors, {@code PENDING}, the pinned outcomes and buffered votes: bounded by
      * the transactions in flight) is encoded at once. What {@link Frozen#writeTo} writes later is byte for byte what
      * {@link #write} would have written now.
@@ -88,7 +88,7 @@ public final class EngineStateCodec {
         writeVector(vectors, engine.frontiers().dependencies());
         writeVector(vectors, engine.cutFloor());
         return new Frozen(
-                engine.snapshotCounter(),
+                engine,
                 head,
                 engine.store().freeze(),
                 engine.certifier().freeze(),
@@ -115,6 +115,7 @@ public final class EngineStateCodec {
          */
         private static final int STORE_BYTES_PER_TURN = 1 << 18;
 
+        private final PartitionEngine engine;
         private final long snapshotCounter;
         private final ByteWriter head;
         private final FrozenStore store;
@@ -123,16 +124,18 @@ public final class EngineStateCodec {
         private final ByteWriter vectors;
         private final TransactionStateCodec.Frozen transactions;
         private boolean written;
+        private boolean released;
 
         private Frozen(
-                long snapshotCounter,
+                PartitionEngine engine,
                 ByteWriter head,
                 FrozenStore store,
                 FrozenWindow window,
                 ForgottenIds forgotten,
                 ByteWriter vectors,
                 TransactionStateCodec.Frozen transactions) {
-            this.snapshotCounter = snapshotCounter;
+            this.engine = engine;
+            this.snapshotCounter = engine.snapshotCounter();
             this.head = head;
             this.store = store;
             this.window = window;
@@ -177,11 +180,23 @@ public final class EngineStateCodec {
             forgotten.writeTo(out);
             vectors.moveTo(out);
             transactions.writeTo(out);
+            // Written once: the copies go back to the engine at the release, holding nothing (Chunked.clear).
+            window.clear();
+            transactions.decided().clear();
         }
 
-        /** Lets the store collect again; needs the engine to itself. A second call does nothing. */
+        /**
+         * Lets the store collect again, and hands the window's and the retained outcomes' copies back to the engine
+         * for its next freeze to copy into (this state is not read again); needs the engine to itself. A second call
+         * does nothing.
+         */
         public void release() {
             store.release();
+            if (!released) {
+                released = true;
+                engine.certifier().recycle(window);
+                engine.retention().decided().recycle(transactions.decided());
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.duro.core.engine;
 
 import dev.duro.core.TxId;
+import dev.duro.core.util.Chunked;
 import javax.annotation.Nullable;
 
 /**
@@ -23,6 +24,9 @@ final class RetainedOutcomes {
 
     private int head;
     private int size;
+    /** An image handed back ({@link #recycle}) for the next freeze to copy into; null if none. */
+    @Nullable
+    private Image spare;
 
     /** The table: twice the ring's capacity, so it is at most half full; an empty slot is null. */
     private TxId[] keys = new TxId[2 * INITIAL_CAPACITY];
@@ -115,24 +119,89 @@ final class RetainedOutcomes {
 
     /** Visits every retained id, oldest first. */
     void forEach(Visitor visitor) {
-        new Image(order, pscBefore, head, size, keys, hashes, values).forEach(visitor); // a view, copying nothing
+        for (int i = 0; i < size; i++) {
+            int place = (head + i) & (order.length - 1);
+            visitor.visit(order[place], values[find(order[place])], pscBefore[place]);
+        }
     }
 
     /**
-     * The retained ids as they are now, to visit later from any thread: flat copies of the ring and the table (what
-     * they refer to is immutable), a few milliseconds for a hundred thousand ids, with no lookup until the visit.
+     * The retained ids as they are now, to visit later from any thread: copies of the ring and the table in chunks
+     * ({@link Chunked}; what they refer to is immutable), a millisecond or two for a hundred thousand ids, with no
+     * lookup until the visit.
      */
     Image freeze() {
-        return new Image(order.clone(), pscBefore.clone(), head, size, keys.clone(), hashes.clone(), values.clone());
+        Image reuse = spare;
+        spare = null;
+        return new Image(this, reuse);
+    }
+
+    /**
+     * Hands back an image no longer read (its snapshot written or dropped), whose chunks the next {@link #freeze}
+     * copies into rather than allocating: several megabytes at the default hundred thousand ids, whose allocation
+     * under the engine's lock could start a young collection there (docs/performance.md, "Freezes without
+     * humongous copies, then without allocation").
+     */
+    void recycle(Image image) {
+        spare = image;
     }
 
     /** The retained ids at one moment ({@link #freeze}): the ring of ids in order and the table of their values. */
-    record Image(TxId[] order, long[] pscBefore, int head, int size, TxId[] keys, int[] hashes, Decided[] values) {
+    static final class Image {
+        private final TxId[][] order;
+        private final long[][] pscBefore;
+        private final int ringMask;
+        private final int head;
+        private final int size;
+        private final TxId[][] keys;
+        private final int[][] hashes;
+        private final Decided[][] values;
+        private final int tableMask;
+
+        private Image(RetainedOutcomes live, @Nullable Image reuse) {
+            order = Chunked.copy(live.order, reuse == null ? null : reuse.order);
+            pscBefore = Chunked.copy(live.pscBefore, reuse == null ? null : reuse.pscBefore);
+            ringMask = live.order.length - 1;
+            head = live.head;
+            size = live.size;
+            keys = Chunked.copy(live.keys, reuse == null ? null : reuse.keys);
+            hashes = Chunked.copy(live.hashes, reuse == null ? null : reuse.hashes);
+            values = Chunked.copy(live.values, reuse == null ? null : reuse.values);
+            tableMask = live.keys.length - 1;
+        }
+
+        /** How many ids the image holds. */
+        int size() {
+            return size;
+        }
+
         /** Visits every id, oldest first. */
         void forEach(Visitor visitor) {
             for (int i = 0; i < size; i++) {
-                int place = (head + i) & (order.length - 1);
-                visitor.visit(order[place], values[find(keys, hashes, order[place])], pscBefore[place]);
+                int place = (head + i) & ringMask;
+                TxId tid = Chunked.at(order, place);
+                visitor.visit(tid, Chunked.at(values, slotOf(tid)), Chunked.at(pscBefore, place));
+            }
+        }
+
+        /** Drops the copies' references once the image is visited for good, before it is handed back for reuse. */
+        void clear() {
+            Chunked.clear(order);
+            Chunked.clear(keys);
+            Chunked.clear(values);
+        }
+
+        /** The table slot of {@code tid}, which the image holds. */
+        private int slotOf(TxId tid) {
+            int hash = spread(tid.hashCode());
+            for (int slot = hash & tableMask; ; slot = (slot + 1) & tableMask) {
+                TxId present = Chunked.at(keys, slot);
+                if (present == null) {
+                    throw new IllegalStateException("retained id " + tid + " is missing from the frozen table");
+                }
+                if (present == tid) { // the ring and the table hold the same objects
+                    return slot;
+                }
             }
         }
     }
@@ -144,10 +213,6 @@ final class RetainedOutcomes {
     }
 
     private int find(TxId tid) {
-        return find(keys, hashes, tid);
-    }
-
-    private static int find(TxId[] keys, int[] hashes, TxId tid) {
         int hash = spread(tid.hashCode());
         int mask = keys.length - 1;
         for (int slot = hash & mask; ; slot = (slot + 1) & mask) {

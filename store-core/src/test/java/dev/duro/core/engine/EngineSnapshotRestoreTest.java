@@ -2,6 +2,7 @@ package dev.duro.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
@@ -85,6 +86,87 @@ class EngineSnapshotRestoreTest {
             }
             assertSameState(original, restored);
         });
+    }
+
+    /**
+     * A window and retained outcomes of several chunks each (docs/performance.md, "Freezes without humongous
+     * copies, then without allocation"): what a freeze copies in pieces is written later byte for byte as the state
+     * was, while the engine goes on; restored, it certifies the transactions delivered since as the original did,
+     * reading keys that transactions in every chunk of the window wrote (a slot read from the wrong chunk would change
+     * their outcomes).
+     */
+    @Test
+    void aFreezeOfAWindowAndOutcomesOfManyChunksWritesAndRestoresTheStateAsItWas() {
+        int size = 2 * dev.duro.core.util.Chunked.CHUNK + 777;
+        EngineSettings settings = EngineSettings.DEFAULT
+                .withCertification(CertifierSettings.exact(size))
+                .withRetention(size, size);
+        PartitionEngine original = new PartitionEngine(0, settings);
+        original.setDesignatedVoter(true);
+        Random random = new Random(11);
+        for (int i = 0; i < size + size / 2; i++) { // past the window's and the outcomes' wrap
+            original.deliver(request(random, i + 1, original.snapshotCounter()));
+        }
+        List<CommitRequest> since = new ArrayList<>();
+        List<List<Effect>> effects = new ArrayList<>();
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        // Each round's freeze copies into the chunks of the one before, handed back at its release; a second state
+        // frozen meanwhile and never released must get chunks of its own.
+        EngineStateCodec.Frozen unreleased = CODEC.freeze(original);
+        byte[] unreleasedExpected = CODEC.write(original);
+        for (int round = 0; round < 3; round++) {
+            long firstSequence = size * 2L + round * 100_000L + 1;
+            byte[] expected = CODEC.write(original);
+            EngineStateCodec.Frozen frozen = CODEC.freeze(original);
+            file.reset();
+            since.clear();
+            effects.clear();
+            frozen.writeTo(file, turn -> {
+                for (int i = 0; i < 200; i++) {
+                    // Read at a snapshot up to the whole window back: the keys written since decide the outcome.
+                    long snapshot = original.snapshotCounter() - random.nextInt(size - 100);
+                    CommitRequest next = request(random, firstSequence + since.size(), snapshot);
+                    since.add(next);
+                    effects.add(List.copyOf(original.deliver(next)));
+                }
+                if (since.size() == 200) {
+                    // A freeze of the state since, while this one is written: it must not take this one's chunks.
+                    CODEC.write(original);
+                }
+                turn.run();
+            });
+            frozen.release();
+            assertArrayEquals(expected, file.toByteArray(), "frozen state written later, round " + round);
+        }
+        ByteArrayOutputStream early = new ByteArrayOutputStream();
+        unreleased.writeTo(early, Runnable::run);
+        unreleased.release();
+        assertArrayEquals(unreleasedExpected, early.toByteArray(), "a state frozen before the rounds, written after");
+
+        PartitionEngine restored = CODEC.read(file.toByteArray(), 0, settings);
+        restored.setDesignatedVoter(true);
+        long aborted = 0;
+        for (int i = 0; i < since.size(); i++) {
+            List<Effect> replayed = List.copyOf(restored.deliver(since.get(i)));
+            assertEquals(effects.get(i), replayed, "delivery " + i + " since the freeze");
+            aborted += replayed.stream()
+                    .filter(e ->
+                            e instanceof Effect.Reply reply && !reply.outcome().committed())
+                    .count();
+        }
+        assertTrue(aborted > 0 && aborted < since.size(), "both outcomes certified: " + aborted + " aborted");
+        assertSameState(original, restored);
+    }
+
+    /** A local transaction that reads and writes one key of 3,000 at {@code snapshot}. */
+    private static CommitRequest request(Random random, long sequence, long snapshot) {
+        Bytes key = Bytes.utf8("k" + random.nextInt(3_000));
+        return new CommitRequest(
+                new dev.duro.core.TxId(3, sequence),
+                List.of(0),
+                snapshot,
+                List.of(key),
+                List.of(dev.duro.core.Write.put(key, Bytes.utf8("v" + sequence))));
     }
 
     private static EngineSettings randomSettings(Random random) {
