@@ -33,11 +33,11 @@ final class CertificationWindow {
     private final Bytes[][] writeKeys;
     private final Bytes[][] readKeys;
     private final BloomFilter<Bytes>[] readSummaries;
+    /** A slot's scanned ranges (null: none): exact, or their span when the slot holds a read summary. */
+    private final KeyRange[][] scans;
     /** A frozen window handed back ({@link #recycle}) for the next freeze to copy into; null if none. */
     @Nullable
     private FrozenWindow spare;
-    /** A slot's scanned ranges (null: none): exact, or their span when the slot holds a read summary. */
-    private final KeyRange[][] scans;
     /** Occupied slots with exact ranges; while 0 the stronger test skips looking for range readers. */
     private int exactScanners;
 

@@ -23,33 +23,19 @@ public final class Chunked {
 
     private Chunked() {}
 
-    /** A copy of {@code source} in chunks; {@link #at(Object[][], int)} reads it. */
-    public static <T> T[][] copy(T[] source) {
-        return copy(source, null);
-    }
-
     /**
-     * A copy of {@code source} in chunks, made in {@code reuse}'s chunks when they have its length (a copy no longer
-     * read, handed back), so that the copy allocates nothing; else in new ones.
+     * A copy of {@code source} in chunks, which {@link #at(Object[][], int)} reads: made in {@code reuse}'s chunks when
+     * they have its length (a copy no longer read, handed back), so that the copy allocates nothing; else (and when
+     * {@code reuse} is null) in new ones.
      */
     @SuppressWarnings("unchecked")
     public static <T> T[][] copy(T[] source, @Nullable T[][] reuse) {
         return (T[][]) chunks(source, source.length, reuse);
     }
 
-    /** A copy of {@code source} in chunks; {@link #at(long[][], int)} reads it. */
-    public static long[][] copy(long[] source) {
-        return copy(source, null);
-    }
-
     /** As {@link #copy(Object[], Object[][])}. */
     public static long[][] copy(long[] source, @Nullable long[][] reuse) {
         return (long[][]) chunks(source, source.length, reuse);
-    }
-
-    /** A copy of {@code source} in chunks; {@link #at(int[][], int)} reads it. */
-    public static int[][] copy(int[] source) {
-        return copy(source, null);
     }
 
     /** As {@link #copy(Object[], Object[][])}. */
@@ -64,15 +50,20 @@ public final class Chunked {
     private static Object chunks(Object source, int length, @Nullable Object reuse) {
         Class<?> type = source.getClass();
         int count = (length + CHUNK - 1) >>> SHIFT;
-        boolean fits = reuse != null
+        if (reuse != null
                 && reuse.getClass() == type.arrayType()
                 && Array.getLength(reuse) == count
-                && (count == 0 || Array.getLength(Array.get(reuse, count - 1)) == length - (count - 1) * CHUNK);
-        Object chunks = fits && reuse != null ? reuse : Array.newInstance(type, count);
-        for (int c = 0, from = 0; from < length; c++, from += CHUNK) {
-            int size = Math.min(CHUNK, length - from);
-            Object chunk = fits ? Array.get(chunks, c) : Array.newInstance(type.getComponentType(), size);
-            System.arraycopy(source, from, chunk, 0, size);
+                && (count == 0 || Array.getLength(Array.get(reuse, count - 1)) == length - (count - 1) * CHUNK)) {
+            for (int c = 0; c < count; c++) {
+                System.arraycopy(source, c * CHUNK, Array.get(reuse, c), 0, Math.min(CHUNK, length - c * CHUNK));
+            }
+            return reuse;
+        }
+        Object chunks = Array.newInstance(type, count);
+        for (int c = 0; c < count; c++) {
+            int size = Math.min(CHUNK, length - c * CHUNK);
+            Object chunk = Array.newInstance(type.getComponentType(), size);
+            System.arraycopy(source, c * CHUNK, chunk, 0, size);
             Array.set(chunks, c, chunk);
         }
         return chunks;

@@ -2,6 +2,8 @@ package dev.duro.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.core.Bytes;
@@ -9,6 +11,7 @@ import dev.duro.core.Limits;
 import dev.duro.core.SeededRuns;
 import dev.duro.core.certify.CertifierSettings;
 import java.io.ByteArrayOutputStream;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -156,6 +159,34 @@ class EngineSnapshotRestoreTest {
         }
         assertTrue(aborted > 0 && aborted < since.size(), "both outcomes certified: " + aborted + " aborted");
         assertSameState(original, restored);
+    }
+
+    /**
+     * A written snapshot's copies go back to the engine for its next freeze with their references dropped: an outcome
+     * the engine has forgotten since is not kept alive by the spare copy.
+     */
+    @Test
+    void aWrittenSnapshotKeepsNoForgottenOutcomeAlive() throws InterruptedException {
+        EngineSettings settings = EngineSettings.DEFAULT
+                .withCertification(CertifierSettings.exact(64))
+                .withRetention(64, 64);
+        PartitionEngine engine = new PartitionEngine(0, settings);
+        engine.setDesignatedVoter(true);
+        Random random = new Random(5);
+        dev.duro.core.TxId first = new dev.duro.core.TxId(3, 1);
+        engine.deliver(request(random, 1, engine.snapshotCounter()));
+        WeakReference<Decided> outcome = new WeakReference<>(engine.retention().retained(first));
+        assertNotNull(outcome.get());
+        CODEC.write(engine); // frozen, written and released: the copies are the engine's spare now
+        for (int i = 2; i <= 1_000; i++) {
+            engine.deliver(request(random, i, engine.snapshotCounter()));
+        }
+        assertNull(engine.retention().retained(first), "forgotten by the engine");
+        for (int attempt = 0; attempt < 10 && outcome.get() != null; attempt++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(outcome.get(), "the spare copy of the retained outcomes holds no reference to it");
     }
 
     /** A local transaction that reads and writes one key of 3,000 at {@code snapshot}. */

@@ -25,9 +25,9 @@ class ChunkedTest {
                 longs[i] = random.nextLong();
                 ints[i] = random.nextInt();
             }
-            String[][] objectChunks = Chunked.copy(objects);
-            long[][] longChunks = Chunked.copy(longs);
-            int[][] intChunks = Chunked.copy(ints);
+            String[][] objectChunks = Chunked.copy(objects, null);
+            long[][] longChunks = Chunked.copy(longs, null);
+            int[][] intChunks = Chunked.copy(ints, null);
             assertEquals((length + Chunked.CHUNK - 1) / Chunked.CHUNK, objectChunks.length, "chunks of " + length);
             assertEquals(objectChunks.length, longChunks.length);
             assertEquals(objectChunks.length, intChunks.length);
@@ -55,8 +55,8 @@ class ChunkedTest {
             source[i] = new Integer[] {i};
             longs[i] = i;
         }
-        Integer[][][] copy = Chunked.copy(source);
-        long[][] longCopy = Chunked.copy(longs);
+        Integer[][][] copy = Chunked.copy(source, null);
+        long[][] longCopy = Chunked.copy(longs, null);
         for (int i = 0; i < length; i++) {
             source[i] = null;
             longs[i] = -1;
@@ -79,7 +79,7 @@ class ChunkedTest {
             second[i] = -i;
             names[i] = "n" + i;
         }
-        long[][] chunks = Chunked.copy(first);
+        long[][] chunks = Chunked.copy(first, null);
         long[][] again = Chunked.copy(second, chunks);
         assertSame(chunks, again, "same shape: copied into the chunks handed back");
         for (int i = 0; i < length; i++) {
@@ -95,7 +95,7 @@ class ChunkedTest {
         for (int i = 0; i < length; i++) {
             assertEquals(null, Chunked.at(named, i), "cleared: element " + i);
         }
-        int[][] empty = Chunked.copy(new int[0]);
+        int[][] empty = Chunked.copy(new int[0], null);
         assertSame(empty, Chunked.copy(new int[0], empty));
     }
 }
