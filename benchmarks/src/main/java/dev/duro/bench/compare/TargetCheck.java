@@ -66,9 +66,9 @@ public record TargetCheck(String target, Status status, String measured) {
             return new TargetCheck(target, Status.NOT_MEASURED, "needs " + DUR3 + " with its CPU measured apart");
         }
         double measured = metric.applyAsDouble(peak.get().run());
-        return new TargetCheck(
+        return judged(
                 target,
-                measured <= wanted ? Status.MET : Status.MISSED,
+                measured <= wanted,
                 String.format(Locale.ROOT, "%.3f ms at %s", measured, peak.get().where()));
     }
 
@@ -114,9 +114,9 @@ public record TargetCheck(String target, Status status, String measured) {
         if (Double.isNaN(ratio) || Double.isInfinite(ratio)) {
             return new TargetCheck(target, Status.NOT_MEASURED, "server CPU not measured apart");
         }
-        return new TargetCheck(
+        return judged(
                 target,
-                ratio <= 0.55 ? Status.MET : Status.MISSED,
+                ratio <= 0.55,
                 String.format(
                         Locale.ROOT,
                         "%.2fx (%.3f against %.3f ms)",
@@ -151,9 +151,9 @@ public record TargetCheck(String target, Status status, String measured) {
                 if (Double.isNaN(p50)) {
                     break;
                 }
-                return new TargetCheck(
+                return judged(
                         target,
-                        p50 <= 5 ? Status.MET : Status.MISSED,
+                        p50 <= 5,
                         String.format(
                                 Locale.ROOT,
                                 "%.2f ms at %.0f tx/s (between %d and %d clients)",
@@ -187,9 +187,9 @@ public record TargetCheck(String target, Status status, String measured) {
                 continue;
             }
             double difference = globalP50 - local;
-            return new TargetCheck(
+            return judged(
                     target,
-                    difference <= 2 ? Status.MET : Status.MISSED,
+                    difference <= 2,
                     String.format(
                             Locale.ROOT,
                             "%.2f ms at %d%% global (%.2f against %.2f ms)",
@@ -207,10 +207,12 @@ public record TargetCheck(String target, Status status, String measured) {
         if (ratio.isEmpty()) {
             return new TargetCheck(target, Status.NOT_MEASURED, "needs " + system + " and " + reference + " at 0%");
         }
-        return new TargetCheck(
-                target,
-                ratio.get() >= wanted ? Status.MET : Status.MISSED,
-                String.format(Locale.ROOT, "%.2fx", ratio.get()));
+        return judged(target, ratio.get() >= wanted, String.format(Locale.ROOT, "%.2fx", ratio.get()));
+    }
+
+    /** A target met when {@code met}, else missed, with what was measured. */
+    private static TargetCheck judged(String target, boolean met, String measured) {
+        return new TargetCheck(target, met ? Status.MET : Status.MISSED, measured);
     }
 
     static Optional<Double> ratio(CompareResults results, String system, String reference, int globalPercent) {
@@ -247,7 +249,7 @@ public record TargetCheck(String target, Status status, String measured) {
         Optional<Double> crossing = crossing(measured, ratios);
         if (crossing.isPresent()) {
             detail.append(String.format(Locale.ROOT, " break-even ~%.0f%% global", crossing.get()));
-            return new TargetCheck(target, crossing.get() >= 50 ? Status.MET : Status.MISSED, detail.toString());
+            return judged(target, crossing.get() >= 50, detail.toString());
         }
         int highest = measured.get(measured.size() - 1);
         detail.append(" no break-even up to ").append(highest).append('%');
