@@ -85,7 +85,7 @@ final class CertificationWindow {
                 continue; // summarised: its reads are in its bloom filter, its written keys indexed already
             }
             for (Bytes read : reads) {
-                int at = index.findOrInsert(read);
+                int at = index.findOrInsert(read, KeyInterner.AS_GIVEN, staleUpTo());
                 // A written key's lastRead was set when a newer transaction wrote it: keep the newest reader.
                 index.setLastRead(at, Math.max(index.lastRead(at), number));
             }
@@ -163,14 +163,13 @@ final class CertificationWindow {
         int slot = slot(number);
         long evicted = numbers[slot];
         Bytes[] evictedWriteKeys = writeKeys[slot];
-        Bytes[] evictedReadKeys = readKeys[slot];
         if (scans[slot] != null && readSummaries[slot] == null) {
             exactScanners--;
         }
         boolean summarised = summarises(readSet, writeSet, ranges);
         Bytes[] written = new Bytes[writeSet.size()];
         for (int i = 0; i < written.length; i++) {
-            int at = index.findOrInsert(writeSet.get(i).key(), interner);
+            int at = index.findOrInsert(writeSet.get(i).key(), interner, staleUpTo());
             written[i] = index.keyAt(at);
             index.setLastWrite(at, number);
             if (!summarised) {
@@ -192,50 +191,36 @@ final class CertificationWindow {
             readKeys[slot] = internedReads != null ? internedReads : readSet.toArray(new Bytes[0]);
             readSummaries[slot] = null;
         }
+        // The evicted transaction's entries in the exact index stay until a sweep (KeyStampIndex): they can no longer
+        // decide anything.
         if (evictedWriteKeys != null) {
             if (evicted <= orderedUpTo) {
                 orderedWrites.evict(evictedWriteKeys, evicted);
             } else {
                 orderedUpTo = evicted; // never added: nothing to remove, and it must not be added any more
             }
-            pruneKeys(evictedWriteKeys, evicted);
-            if (evictedReadKeys != null && evicted <= readsIndexedUpTo) {
-                pruneKeys(evictedReadKeys, evicted); // otherwise its reads never entered the index
-            }
         }
         return number;
     }
 
     /**
-     * Reads ahead what recording a transaction with {@code writeSet} next will read: the index slots of its keys and
-     * the keys of the transaction it evicts, so that their cache misses overlap. Changes nothing.
+     * Reads ahead what recording a transaction with {@code writeSet} next will read: the index slots of its keys, so
+     * that their cache misses overlap. Changes nothing.
      */
     int touchNext(List<Write> writeSet) {
         int sink = 0;
         for (int i = 0, n = writeSet.size(); i < n; i++) {
             sink += index.touch(writeSet.get(i).key());
         }
-        Bytes[] evicted = writeKeys[slot(pendingSnapshotCounter + 1)];
-        if (evicted != null) {
-            for (Bytes key : evicted) {
-                sink += index.touch(key);
-            }
-        }
         return sink;
     }
 
-    /** Removes the index entries of an evicted transaction that no newer retained transaction refreshed. */
-    private void pruneKeys(Bytes[] keys, long evictedNumber) {
-        for (Bytes key : keys) {
-            pruneKey(key, evictedNumber);
-        }
-    }
-
-    private void pruneKey(Bytes key, long evictedNumber) {
-        int at = index.find(key);
-        if (at >= 0 && index.lastWrite(at) <= evictedNumber && index.lastRead(at) <= evictedNumber) {
-            index.removeAt(at);
-        }
+    /**
+     * The newest transaction number that no longer decides anything: the window's last evicted one. Every snapshot
+     * still certifiable is at or above it, so an index entry whose numbers are both at or below it can go.
+     */
+    long staleUpTo() {
+        return pendingSnapshotCounter - numbers.length;
     }
 
     /** The written keys of transaction {@code number} as recorded, or null if it is not in the window. */
@@ -331,7 +316,7 @@ final class CertificationWindow {
         writeKeys[slot] = written;
         readSummaries[slot] = summary;
         for (Bytes key : written) {
-            index.setLastWrite(index.findOrInsert(key), assigned);
+            index.setLastWrite(index.findOrInsert(key, KeyInterner.AS_GIVEN, staleUpTo()), assigned);
         }
         if (ranges != null) {
             scans[slot] = ranges;

@@ -46,10 +46,11 @@ import javax.annotation.Nullable;
  * kept with it: exactly, or for a summarised one as their span, which holds every key of every range and so can
  * only add aborts, marked as possible false positives.
  *
- * <p>Writesets are always retained exactly (they are needed for the bloom check and to prune the index). When a
- * transaction falls out of the window its index entries are removed unless a newer transaction refreshed them:
- * any transaction old enough to care about them aborts as too old anyway. Memory is therefore bounded by K
- * times the transaction size.
+ * <p>Writesets are always retained exactly (they are needed for the bloom check and the ordered index). When a
+ * transaction falls out of the window, its index entries that no newer transaction refreshed can no longer decide
+ * anything: any transaction old enough to care about them aborts as too old. They stay until the index fills and
+ * sweeps them out ({@link KeyStampIndex}), so memory is bounded by a small multiple of K times the transaction
+ * size.
  *
  * <p>Every decision is a function of the delivered sequence and the settings only; the whole state is written
  * to and read from the partition's snapshot.
@@ -94,11 +95,17 @@ public final class Certifier {
     }
 
     /**
-     * Number of keys in the exact index (for tests of the memory bound). Reads are indexed only once a global
-     * transaction needs them, so the count depends on when the last one came.
+     * Number of keys in the exact index that can still decide something (for tests of the memory bound): those with a
+     * number the window retains. Reads are indexed only once a global transaction needs them, so the count depends
+     * on when the last one came.
      */
     public int indexedKeys() {
-        return index.size();
+        return index.liveCount(window.staleUpTo());
+    }
+
+    /** The exact index's slots, entries that can no longer decide anything included (for tests of its memory bound). */
+    public int indexSlots() {
+        return index.capacity();
     }
 
     /** Number of keys in the ordered index of written keys (for tests of its memory bound). */

@@ -11,6 +11,14 @@ import dev.duro.core.Bytes;
  * <p>Deletion shifts the following entries of the probe run back (no tombstones), so a table that sees a
  * steady stream of inserts and removals never degrades. Which slot holds which key depends only on the sequence
  * of operations, but nothing observable depends on slots: lookups answer the same whatever the layout.
+ *
+ * <p>Entries are not removed one by one as the window evicts the transactions that set them: an entry whose two
+ * numbers are at or below the newest evicted transaction's can no longer decide anything (every snapshot still
+ * certifiable is at or above that number), so it may stay until the table fills. An insert into a half-full table
+ * first sweeps such entries out in one pass over the arrays ({@link #removeStale}), and the table doubles only if
+ * more than a quarter of it is still in use: a sweep frees at least a quarter of the slots, so its cost spread over
+ * the inserts until the next one is a few slots each, and the table never holds more than eight slots per entry
+ * that can still decide (docs/performance.md, "The certification index swept, not pruned").
  */
 final class KeyStampIndex {
     private static final int INITIAL_CAPACITY = 16;
@@ -50,17 +58,22 @@ final class KeyStampIndex {
         return hashes[slot] + (int) stamps[2 * slot] + (present == null ? 0 : 1);
     }
 
-    /** The slot holding {@code key}, inserting it with both numbers 0 if absent. */
+    /** The slot holding {@code key}, inserting it with both numbers 0 if absent; never sweeps. */
     int findOrInsert(Bytes key) {
-        return findOrInsert(key, KeyInterner.AS_GIVEN);
+        return findOrInsert(key, KeyInterner.AS_GIVEN, -1);
     }
 
     /**
-     * The slot holding {@code key}, inserting {@code interner}'s object for it with both numbers 0 if absent.
+     * The slot holding {@code key}, inserting {@code interner}'s object for it with both numbers 0 if absent. When the
+     * table is half full it first removes the entries whose numbers are both at or below {@code stale}, and doubles if
+     * more than a quarter of it is still in use. Slots returned earlier are then no longer valid.
      */
-    int findOrInsert(Bytes key, KeyInterner interner) {
+    int findOrInsert(Bytes key, KeyInterner interner, long stale) {
         if (size >= keys.length >> 1) {
-            resize(keys.length << 1);
+            removeStale(stale);
+            if (size >= keys.length >> 2) {
+                resize(keys.length << 1);
+            }
         }
         int hash = key.hashCode();
         int mask = keys.length - 1;
@@ -118,6 +131,46 @@ final class KeyStampIndex {
         }
         keys[hole] = null;
         size--;
+    }
+
+    /**
+     * Removes every entry whose last write and last read are both at or below {@code stale}, in one pass. The pass
+     * starts after an empty slot, so no probe run crosses its start, and looks at a slot again after removing its
+     * entry: the entries {@link #removeAt} moves back land at or after that slot, never before it.
+     *
+     * @return how many were removed
+     */
+    int removeStale(long stale) {
+        int mask = keys.length - 1;
+        int start = 0;
+        while (keys[start] != null) {
+            start++; // the table is at most half full: an empty slot exists
+        }
+        int removed = 0;
+        for (int step = 1; step < keys.length; step++) {
+            int slot = (start + step) & mask;
+            while (keys[slot] != null && stamps[2 * slot] <= stale && stamps[2 * slot + 1] <= stale) {
+                removeAt(slot);
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /** How many entries have a number above {@code stale}: those that can still decide something. */
+    int liveCount(long stale) {
+        int live = 0;
+        for (int slot = 0; slot < keys.length; slot++) {
+            if (keys[slot] != null && (stamps[2 * slot] > stale || stamps[2 * slot + 1] > stale)) {
+                live++;
+            }
+        }
+        return live;
+    }
+
+    /** The table's slots, for tests of its memory bound. */
+    int capacity() {
+        return keys.length;
     }
 
     private void resize(int capacity) {
