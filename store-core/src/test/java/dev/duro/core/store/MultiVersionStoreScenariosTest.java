@@ -1,5 +1,6 @@
 package dev.duro.core.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -7,6 +8,10 @@ import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
 import dev.duro.core.SnapshotTooOldException;
 import dev.duro.core.VersionedValue;
+import dev.duro.core.Write;
+import dev.duro.core.codec.ByteWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +45,37 @@ class MultiVersionStoreScenariosTest {
         }
         assertEquals(
                 naive.scan(KeyRange.ALL, 100_000, false, version), store.scan(KeyRange.ALL, 100_000, false, version));
+    }
+
+    @Test
+    void readingAheadChangesNothingWhateverHowManyKeysAndDueVersions() {
+        MultiVersionStore store = new MultiVersionStore();
+        long version = 0;
+        for (int round = 0; round < 3; round++) {
+            for (int k = 0; k < 200; k++) {
+                store.put(Bytes.utf8("k" + k), k % 7 == 0 ? null : Bytes.utf8("v" + round), ++version);
+            }
+        }
+        List<Write> writes = new ArrayList<>();
+        for (int k = 0; k < 100; k++) { // more keys than one read-ahead takes, some absent from the store
+            writes.add(Write.put(Bytes.utf8("k" + (3 * k)), Bytes.utf8("w")));
+        }
+        byte[] before = bytesOf(store);
+        for (long horizon : new long[] {0, 1, 250, version}) { // none, some and every queued version due
+            for (int n : new int[] {0, 1, 4, 100}) {
+                store.touch(writes.subList(0, n), horizon);
+            }
+        }
+        assertArrayEquals(before, bytesOf(store), "reading ahead changed the store");
+        store.collectGarbage(version);
+        assertEquals(VersionedValue.ABSENT, store.get(Bytes.utf8("k0"), version));
+        assertEquals(Bytes.utf8("v2"), store.get(Bytes.utf8("k1"), version).value());
+    }
+
+    private static byte[] bytesOf(MultiVersionStore store) {
+        ByteWriter out = new ByteWriter();
+        store.writeTo(out);
+        return out.toByteArray();
     }
 
     @Test
