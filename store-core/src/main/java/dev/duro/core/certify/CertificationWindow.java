@@ -10,8 +10,9 @@ import javax.annotation.Nullable;
 /**
  * The window of {@link Certifier}: the last K certified transactions, numbered up to {@code PSC}, and the two
  * indexes kept over them, the exact per-key {@link KeyStampIndex} and the {@link OrderedWriteIndex} of written keys.
- * It records a transaction that passed (evicting the one K numbers older and pruning the index entries that no newer
- * transaction refreshed) and says what is kept of each retained one. It takes no decision: the tests are the
+ * It records a transaction that passed (evicting the one K numbers older, whose index entries that no newer
+ * transaction refreshed can no longer decide anything and go at the index's next sweep) and says what is kept of each
+ * retained one. It takes no decision: the tests are the
  * certifier's, and read the window through the accessors here.
  *
  * <p>Two parts of the indexes are filled only when a test first needs them, from the transactions the window keeps

@@ -122,7 +122,8 @@ public final class Certifier {
     }
 
     /**
-     * Certifies a transaction against everything certified after its snapshot. Does not change any state.
+     * Certifies a transaction against everything certified after its snapshot. Changes no state a decision depends on
+     * (see the overload below).
      *
      * @param readSet the keys read at this partition (the written keys count as read too, S-DUR's ws ⊆ rs)
      * @return null if it passes, or why it must abort
@@ -132,8 +133,9 @@ public final class Certifier {
     }
 
     /**
-     * Certifies a transaction that also scanned {@code ranges}: each is a read of every key in it. Does not change
-     * any decision-relevant state (it may fill the ordered index of written keys, which answers alike either way).
+     * Certifies a transaction that also scanned {@code ranges}: each is a read of every key in it. Changes no state a
+     * decision depends on: it may fill the ordered index of written keys, and a global's stronger test may index the
+     * retained reads (and so sweep the exact index), which answer alike either way.
      *
      * @return null if it passes, or why it must abort; a range conflict names the smallest key of the range written
      *     after the snapshot

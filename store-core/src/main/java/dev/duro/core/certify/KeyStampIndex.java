@@ -4,8 +4,8 @@ import dev.duro.core.Bytes;
 
 /**
  * The exact certification index: key → the numbers of the last retained transaction that wrote it and that read
- * it. An open-addressing hash table with linear probing on parallel arrays, so that recording and pruning a
- * transaction allocates nothing per key and a lookup touches no node objects: {@code hashes[slot]} rejects most
+ * it. An open-addressing hash table with linear probing on parallel arrays, so that recording a transaction and
+ * sweeping allocate nothing per key and a lookup touches no node objects: {@code hashes[slot]} rejects most
  * mismatches without dereferencing the key, and a slot's two numbers share a cache line in {@code stamps}.
  *
  * <p>Deletion shifts the following entries of the probe run back (no tombstones), so a table that sees a
@@ -15,10 +15,13 @@ import dev.duro.core.Bytes;
  * <p>Entries are not removed one by one as the window evicts the transactions that set them: an entry whose two
  * numbers are at or below the newest evicted transaction's can no longer decide anything (every snapshot still
  * certifiable is at or above that number), so it may stay until the table fills. An insert into a half-full table
- * first sweeps such entries out in one pass over the arrays ({@link #removeStale}), and the table doubles only if
- * more than a quarter of it is still in use: a sweep frees at least a quarter of the slots, so its cost spread over
- * the inserts until the next one is a few slots each, and the table never holds more than eight slots per entry
- * that can still decide (docs/performance.md, "The certification index swept, not pruned").
+ * first sweeps such entries out in one pass over the arrays ({@link #removeStale}), and the table doubles if at least
+ * a quarter of it is still in use. Either way at least a quarter of the table is free after it, so the next sweep
+ * comes a quarter of the table's inserts later at the earliest: its cost spread over them is a few slots each. The
+ * table never shrinks: it holds at most eight slots per entry that could decide at the busiest it has been, so at
+ * most eight per key the window can hold (K transactions' keys). Entries that can no longer decide, and the key
+ * objects they hold, stay until the next sweep, within those slots (docs/performance.md, "The certification index
+ * swept, not pruned").
  */
 final class KeyStampIndex {
     private static final int INITIAL_CAPACITY = 16;
@@ -58,7 +61,7 @@ final class KeyStampIndex {
         return hashes[slot] + (int) stamps[2 * slot] + (present == null ? 0 : 1);
     }
 
-    /** The slot holding {@code key}, inserting it with both numbers 0 if absent; never sweeps. */
+    /** The slot holding {@code key}, inserting it with both numbers 0 if absent; removes no entry (tests). */
     int findOrInsert(Bytes key) {
         return findOrInsert(key, KeyInterner.AS_GIVEN, -1);
     }

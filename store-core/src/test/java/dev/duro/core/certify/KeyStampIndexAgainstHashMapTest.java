@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.duro.core.Bytes;
 import dev.duro.core.SeededRuns;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,48 @@ class KeyStampIndexAgainstHashMapTest {
     @Test
     void sweepsRemoveExactlyTheEntriesAtOrBelowTheBoundAndGrowOnlyWhenStillFull() {
         SeededRuns.forSeeds(7_500, 200, random -> sweep(random, 1 + random.nextInt(2_000), 5_000));
+    }
+
+    /**
+     * A probe run that wraps from the table's last slot to its first, swept: the entries after a removed one move back
+     * across the end of the array, and every entry left is still found with its numbers.
+     */
+    @Test
+    void aSweepKeepsAProbeRunThatWrapsAroundTheEndReachable() {
+        List<Bytes> atLast = keysWithHome(15, 7); // the initial table has 16 slots: they take 15, 0, 1, ..., 5
+        Bytes atFirst = keysWithHome(0, 1).get(0); // its home is taken: it goes to slot 6, past the wrapped run
+        KeyStampIndex index = new KeyStampIndex();
+        Map<Bytes, Long> kept = new HashMap<>();
+        List<Bytes> all = new ArrayList<>(atLast);
+        all.add(atFirst);
+        for (int i = 0; i < all.size(); i++) {
+            long number = i % 3 == 0 ? 1 : 10 + i; // the 1st, 4th, 7th (and so the one in slot 15) are stale
+            index.setLastWrite(index.findOrInsert(all.get(i)), number);
+            if (number > 5) {
+                kept.put(all.get(i), number);
+            }
+        }
+        assertEquals(16, index.capacity(), "no growth: the run must wrap in the table of 16");
+        assertEquals(all.size() - kept.size(), index.removeStale(5));
+        assertEquals(kept.size(), index.size());
+        for (Bytes key : all) {
+            int slot = index.find(key);
+            assertEquals(kept.containsKey(key), slot >= 0, "presence of " + key);
+            if (slot >= 0) {
+                assertEquals(kept.get(key), index.lastWrite(slot), "last write of " + key);
+            }
+        }
+    }
+
+    private static List<Bytes> keysWithHome(int home, int count) {
+        List<Bytes> keys = new ArrayList<>();
+        for (int i = 0; keys.size() < count; i++) {
+            Bytes key = Bytes.utf8("w" + i);
+            if ((key.hashCode() & 15) == home) {
+                keys.add(key);
+            }
+        }
+        return keys;
     }
 
     /**
