@@ -80,13 +80,14 @@ final class CertificationWindow {
 
     /** The exact index with the read keys of every retained transaction in it: {@code lastRead} is complete. */
     KeyStampIndex indexedReads() {
+        long stale = staleUpTo();
         for (long number = firstRetainedAfter(readsIndexedUpTo); number <= pendingSnapshotCounter; number++) {
             Bytes[] reads = readKeys[retainedSlot(number)];
             if (reads == null) {
                 continue; // summarised: its reads are in its bloom filter, its written keys indexed already
             }
             for (Bytes read : reads) {
-                int at = index.findOrInsert(read, KeyInterner.AS_GIVEN, staleUpTo());
+                int at = index.findOrInsert(read, KeyInterner.AS_GIVEN, stale);
                 // A written key's lastRead was set when a newer transaction wrote it: keep the newest reader.
                 index.setLastRead(at, Math.max(index.lastRead(at), number));
             }
@@ -169,8 +170,9 @@ final class CertificationWindow {
         }
         boolean summarised = summarises(readSet, writeSet, ranges);
         Bytes[] written = new Bytes[writeSet.size()];
+        long stale = staleUpTo();
         for (int i = 0; i < written.length; i++) {
-            int at = index.findOrInsert(writeSet.get(i).key(), interner, staleUpTo());
+            int at = index.findOrInsert(writeSet.get(i).key(), interner, stale);
             written[i] = index.keyAt(at);
             index.setLastWrite(at, number);
             if (!summarised) {

@@ -68,12 +68,15 @@ final class KeyStampIndex {
 
     /**
      * The slot holding {@code key}, inserting {@code interner}'s object for it with both numbers 0 if absent. When the
-     * table is half full it first removes the entries whose numbers are both at or below {@code stale}, and doubles if
-     * more than a quarter of it is still in use. Slots returned earlier are then no longer valid.
+     * table is half full it first removes the entries whose numbers are both at or below {@code stale} (none while
+     * {@code stale} is below 1: every entry holds a transaction's number, 1 or more, once its caller has set it), and
+     * doubles if at least a quarter of it is still in use. Slots returned earlier are then no longer valid.
      */
     int findOrInsert(Bytes key, KeyInterner interner, long stale) {
         if (size >= keys.length >> 1) {
-            removeStale(stale);
+            if (stale > 0) {
+                removeStale(stale);
+            }
             if (size >= keys.length >> 2) {
                 resize(keys.length << 1);
             }

@@ -102,16 +102,7 @@ class KeyStampIndexAgainstHashMapTest {
                             .filter(s -> s[0] > stale || s[1] > stale)
                             .count(),
                     index.liveCount(stale));
-            for (int k = 0; k < Math.min(keySpace, 10); k++) {
-                Bytes probe = Bytes.utf8("k" + random.nextInt(keySpace));
-                long[] expected = naive.get(probe);
-                int at = index.find(probe);
-                assertEquals(expected == null, at < 0, "presence of " + probe);
-                if (expected != null) {
-                    assertEquals(expected[0], index.lastWrite(at), "last write of " + probe);
-                    assertEquals(expected[1], index.lastRead(at), "last read of " + probe);
-                }
-            }
+            assertProbesMatch(index, naive, random, keySpace, 10);
         }
     }
 
@@ -141,15 +132,21 @@ class KeyStampIndexAgainstHashMapTest {
                 naive.remove(key);
             }
             assertEquals(naive.size(), index.size());
-            for (int k = 0; k < Math.min(keySpace, 20); k++) {
-                Bytes probe = Bytes.utf8("k" + random.nextInt(keySpace));
-                long[] expected = naive.get(probe);
-                int slot = index.find(probe);
-                assertEquals(expected == null, slot < 0, "presence of " + probe);
-                if (expected != null) {
-                    assertEquals(expected[0], index.lastWrite(slot), "last write of " + probe);
-                    assertEquals(expected[1], index.lastRead(slot), "last read of " + probe);
-                }
+            assertProbesMatch(index, naive, random, keySpace, 20);
+        }
+    }
+
+    /** Looks up {@code probes} random keys (fresh instances) in both and compares presence and numbers. */
+    private static void assertProbesMatch(
+            KeyStampIndex index, Map<Bytes, long[]> naive, Random random, int keySpace, int probes) {
+        for (int k = 0; k < Math.min(keySpace, probes); k++) {
+            Bytes probe = Bytes.utf8("k" + random.nextInt(keySpace));
+            long[] expected = naive.get(probe);
+            int slot = index.find(probe);
+            assertEquals(expected == null, slot < 0, "presence of " + probe);
+            if (expected != null) {
+                assertEquals(expected[0], index.lastWrite(slot), "last write of " + probe);
+                assertEquals(expected[1], index.lastRead(slot), "last read of " + probe);
             }
         }
     }
