@@ -25,6 +25,8 @@ import dev.duro.core.Bytes;
  */
 final class KeyStampIndex {
     private static final int INITIAL_CAPACITY = 16;
+    /** How far {@link #touch} follows a probe run (the table is at most half full). */
+    private static final int TOUCH_PROBES = 4;
 
     /** Open-addressing table; an empty slot is null. */
     private Bytes[] keys = new Bytes[INITIAL_CAPACITY];
@@ -54,11 +56,26 @@ final class KeyStampIndex {
         }
     }
 
-    /** Reads the home slot of {@code key}, as a lookup will (see CertificationWindow.touchNext). */
+    /**
+     * Reads what a lookup of {@code key} will read (see CertificationWindow.touchNext): the probe run from its home slot
+     * to the first entry with the key's hash or an empty slot, at most {@link #TOUCH_PROBES} slots, and there the
+     * entry's stamps and, for an entry with the key's hash, its key object and bytes, which the lookup compares.
+     */
     int touch(Bytes key) {
-        int slot = key.hashCode() & (keys.length - 1);
-        Bytes present = keys[slot];
-        return hashes[slot] + (int) stamps[2 * slot] + (present == null ? 0 : 1);
+        int hash = key.hashCode();
+        Bytes[] table = keys;
+        int mask = table.length - 1;
+        int slot = hash & mask;
+        for (int probe = 0; probe < TOUCH_PROBES; probe++, slot = (slot + 1) & mask) {
+            Bytes present = table[slot];
+            if (present == null) {
+                return (int) stamps[2 * slot];
+            }
+            if (hashes[slot] == hash) {
+                return (int) stamps[2 * slot] + present.size();
+            }
+        }
+        return 0;
     }
 
     /** The slot holding {@code key}, inserting it with both numbers 0 if absent; removes no entry (tests). */
