@@ -1,6 +1,7 @@
 package dev.duro.bench;
 
 import dev.duro.bench.load.CommandLines;
+import dev.duro.bench.load.HugePages;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -111,6 +112,15 @@ final class MicroSuite {
         }
         if (!cli.getMeasurementTime().hasValue()) {
             options.measurementTime(DEFAULT_ITERATION_TIME);
+        }
+        if (!HugePages.options().isEmpty()) {
+            // The forks hold stores of up to a million keys, in huge pages as the nodes' are; options given to JMH
+            // come after, so that -jvmArgsAppend -XX:-UseTransparentHugePages turns them off.
+            List<String> append = new ArrayList<>(HugePages.options());
+            if (cli.getJvmArgsAppend().hasValue()) {
+                append.addAll(cli.getJvmArgsAppend().get());
+            }
+            options.jvmArgsAppend(append.toArray(new String[0]));
         }
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
         Path directory = Path.of("benchmarks", "results", stamp + "-micro");

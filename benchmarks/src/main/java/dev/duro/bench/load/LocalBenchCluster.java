@@ -131,14 +131,16 @@ final class LocalBenchCluster implements AutoCloseable {
     }
 
     /**
-     * The node JVMs' options on Java {@code javaFeature}: {@link #NODE_GC_OPTIONS} where it has those flags, then
-     * {@link #NODE_JVM_OPTIONS}, then {@code extra} (options separated by spaces), which therefore win.
+     * The node JVMs' options on Java {@code javaFeature}: {@link #NODE_GC_OPTIONS} where it has those flags, huge pages
+     * where the kernel offers them ({@link HugePages}), then {@link #NODE_JVM_OPTIONS}, then {@code extra} (options
+     * separated by spaces), which therefore win.
      */
     static List<String> nodeJavaOptions(int javaFeature, String extra) {
         List<String> options = new ArrayList<>();
         if (javaFeature < 20) {
             options.addAll(NODE_GC_OPTIONS);
         }
+        options.addAll(HugePages.options());
         options.addAll(NODE_JVM_OPTIONS);
         for (String option : extra.trim().split("\\s+")) {
             if (!option.isEmpty()) {

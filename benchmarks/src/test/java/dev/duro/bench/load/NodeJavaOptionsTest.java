@@ -1,6 +1,7 @@
 package dev.duro.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -31,6 +32,37 @@ class NodeJavaOptionsTest {
         assertTrue(
                 LocalBenchCluster.nodeJavaOptions(21, "").stream().noneMatch(o -> o.contains("G1ConcRefinement")),
                 "Java 20 and later have no such flags");
+    }
+
+    @Test
+    void hugePagesOnlyOnLinuxAndOnlyWhereTheKernelOffersThem() {
+        assertTrue(HugePages.offered("Linux", "always [madvise] never\n"));
+        assertTrue(HugePages.offered("Linux", "[always] madvise never\n"));
+        assertFalse(HugePages.offered("Linux", "always madvise [never]\n"), "the kernel's mode is never");
+        assertFalse(HugePages.offered("Linux", null), "no such file");
+        assertFalse(HugePages.offered("Mac OS X", "always [madvise] never"), "the flag exists only on Linux");
+        List<String> options = LocalBenchCluster.nodeJavaOptions(21, "");
+        assertEquals(
+                HugePages.options().isEmpty() ? 0 : 1,
+                options.stream().filter(HugePages.OPTION::equals).count(),
+                "nodes ask for huge pages exactly where this machine offers them: " + options);
+        assertTrue(
+                options.indexOf(HugePages.OPTION) < options.indexOf("-Xmx1g"),
+                "the project's options and a measurement's come after, and win");
+    }
+
+    @Test
+    void theDuroScriptAndTheImageAskForHugePagesAsTheBenchDoes() throws IOException {
+        String script = Files.readString(ROOT.resolve("duro"), StandardCharsets.UTF_8);
+        Matcher array = Pattern.compile("NODE_MEMORY_OPTS=\\(([^)]*)\\)").matcher(script);
+        assertTrue(array.find(), "NODE_MEMORY_OPTS in ./duro");
+        assertEquals(
+                List.of(HugePages.OPTION), Arrays.asList(array.group(1).trim().split("\\s+")), "./duro");
+        assertTrue(
+                script.contains("/sys/kernel/mm/transparent_hugepage/enabled"),
+                "./duro asks only where the kernel offers them");
+        String dockerfile = Files.readString(ROOT.resolve("docker").resolve("Dockerfile"), StandardCharsets.UTF_8);
+        assertTrue(dockerfile.contains(" " + HugePages.OPTION + "\""), "the image's JAVA_OPTS");
     }
 
     @Test
