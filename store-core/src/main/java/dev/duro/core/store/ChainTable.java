@@ -18,6 +18,11 @@ import javax.annotation.Nullable;
  */
 final class ChainTable {
     private static final int INITIAL_CAPACITY = 16;
+    /**
+     * How far {@link #touch} follows a probe run. At the table's fullest (half) a key sits within four slots of its
+     * home in all but a few percent of lookups.
+     */
+    private static final int TOUCH_PROBES = 4;
 
     private VersionChain[] slots = new VersionChain[INITIAL_CAPACITY];
     /** {@code 32 - log2(slots.length)}: a hash's slot is its Fibonacci product's top bits. */
@@ -44,12 +49,26 @@ final class ChainTable {
     }
 
     /**
-     * Reads the home slot of {@code key} and the chain there, as {@link #get} will, without comparing keys: a hint
-     * that lets the cache misses of several keys overlap. Returns a value only so that the reads are kept.
+     * Reads what {@link #get} will read for {@code key}, without comparing keys: the probe run from its home slot to
+     * the first chain with the key's hash (the key's own, but for a collision of hashes) or an empty slot, and that
+     * chain. A hint that lets the cache misses of several keys overlap; a run longer than {@link #TOUCH_PROBES} slots
+     * is left to the lookup. Returns a value only so that the reads are kept.
      */
     int touch(Bytes key) {
-        VersionChain chain = slots[home(key.hashCode())];
-        return chain == null ? 0 : chain.touch();
+        int hash = key.hashCode();
+        VersionChain[] table = slots;
+        int mask = table.length - 1;
+        int i = home(hash);
+        for (int probe = 0; probe < TOUCH_PROBES; probe++, i = (i + 1) & mask) {
+            VersionChain chain = table[i];
+            if (chain == null) {
+                return probe;
+            }
+            if (chain.hash == hash) {
+                return chain.touch();
+            }
+        }
+        return 0;
     }
 
     /** Adds {@code chain}, whose key the table does not hold. */
