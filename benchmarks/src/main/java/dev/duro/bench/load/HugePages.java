@@ -13,7 +13,7 @@ import javax.annotation.Nullable;
  * the micro suite. A store of a million keys is read at random over hundreds of megabytes, and with 4 KiB pages most of
  * those reads miss the TLB as well as the caches; in 2 MiB pages the page walk mostly hits (docs/performance.md,
  * "Huge pages for the store's JVMs"). Only on Linux, where the JVM has the flag, and only where the kernel offers them
- * ({@code never} would make the JVM warn and go on without).
+ * (under {@code never} the flag would change nothing).
  */
 public final class HugePages {
     /** The JVM option that asks the kernel for huge pages for the heap. */
