@@ -113,10 +113,10 @@ final class MicroSuite {
         if (!cli.getMeasurementTime().hasValue()) {
             options.measurementTime(DEFAULT_ITERATION_TIME);
         }
-        if (!HugePages.options().isEmpty()) {
+        if (HugePages.offered()) {
             // The forks hold stores of up to a million keys, in huge pages as the nodes' are; options given to JMH
             // come after, so that -jvmArgsAppend -XX:-UseTransparentHugePages turns them off.
-            List<String> append = new ArrayList<>(HugePages.options());
+            List<String> append = new ArrayList<>(List.of(HugePages.OPTION));
             if (cli.getJvmArgsAppend().hasValue()) {
                 append.addAll(cli.getJvmArgsAppend().get());
             }

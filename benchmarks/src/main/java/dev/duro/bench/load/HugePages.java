@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import javax.annotation.Nullable;
 
@@ -23,14 +22,14 @@ public final class HugePages {
 
     private HugePages() {}
 
-    /** {@link #OPTION} where this machine offers transparent huge pages to a JVM that asks, else nothing. */
-    public static List<String> options() {
-        return offered(System.getProperty("os.name", ""), readMode()) ? List.of(OPTION) : List.of();
+    /** Whether this machine offers transparent huge pages to a JVM that asks ({@link #OPTION}). */
+    public static boolean offered() {
+        return offered(System.getProperty("os.name", ""), readMode());
     }
 
     /**
-     * Whether a JVM on {@code osName} may ask for huge pages, given the kernel's mode line (e.g. {@code always
-     * [madvise] never}, the selected mode in brackets), or null if there is none.
+     * Whether a JVM on {@code osName} may ask for huge pages, given the kernel's mode line ({@code null} if there is
+     * none; e.g. {@code always [madvise] never}, the selected mode in brackets).
      */
     static boolean offered(String osName, @Nullable String modeLine) {
         return osName.toLowerCase(Locale.ROOT).startsWith("linux")

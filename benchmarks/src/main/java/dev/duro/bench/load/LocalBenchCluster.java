@@ -132,15 +132,17 @@ final class LocalBenchCluster implements AutoCloseable {
 
     /**
      * The node JVMs' options on Java {@code javaFeature}: {@link #NODE_GC_OPTIONS} where it has those flags, huge pages
-     * where the kernel offers them ({@link HugePages}), then {@link #NODE_JVM_OPTIONS}, then {@code extra} (options
-     * separated by spaces), which therefore win.
+     * if {@code hugePages} (where the kernel offers them: {@link HugePages#offered()}), then {@link #NODE_JVM_OPTIONS},
+     * then {@code extra} (options separated by spaces), which therefore win.
      */
-    static List<String> nodeJavaOptions(int javaFeature, String extra) {
+    static List<String> nodeJavaOptions(int javaFeature, boolean hugePages, String extra) {
         List<String> options = new ArrayList<>();
         if (javaFeature < 20) {
             options.addAll(NODE_GC_OPTIONS);
         }
-        options.addAll(HugePages.options());
+        if (hugePages) {
+            options.add(HugePages.OPTION);
+        }
         options.addAll(NODE_JVM_OPTIONS);
         for (String option : extra.trim().split("\\s+")) {
             if (!option.isEmpty()) {
@@ -158,7 +160,8 @@ final class LocalBenchCluster implements AutoCloseable {
         Files.createDirectories(logDirectory);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(nodeJavaOptions(Runtime.version().feature(), System.getProperty(EXTRA_NODE_JVM_OPTIONS, "")));
+        command.addAll(nodeJavaOptions(
+                Runtime.version().feature(), HugePages.offered(), System.getProperty(EXTRA_NODE_JVM_OPTIONS, "")));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ServerMain.class.getName());

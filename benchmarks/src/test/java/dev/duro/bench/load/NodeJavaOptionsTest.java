@@ -24,13 +24,14 @@ class NodeJavaOptionsTest {
 
     @Test
     void gcFlagsOnJavaSeventeenToNineteenThenTheDefaultsThenTheExtraOnesWhichWin() {
-        List<String> java17 = LocalBenchCluster.nodeJavaOptions(17, "  -Xmx2g   -XX:+UseParallelGC ");
+        List<String> java17 = LocalBenchCluster.nodeJavaOptions(17, false, "  -Xmx2g   -XX:+UseParallelGC ");
         List<String> expected = new ArrayList<>(LocalBenchCluster.NODE_GC_OPTIONS);
-        expected.addAll(LocalBenchCluster.nodeJavaOptions(21, ""));
+        expected.addAll(LocalBenchCluster.nodeJavaOptions(21, false, ""));
         expected.addAll(List.of("-Xmx2g", "-XX:+UseParallelGC"));
         assertEquals(expected, java17);
         assertTrue(
-                LocalBenchCluster.nodeJavaOptions(21, "").stream().noneMatch(o -> o.contains("G1ConcRefinement")),
+                LocalBenchCluster.nodeJavaOptions(21, false, "").stream()
+                        .noneMatch(o -> o.contains("G1ConcRefinement")),
                 "Java 20 and later have no such flags");
     }
 
@@ -41,42 +42,46 @@ class NodeJavaOptionsTest {
         assertFalse(HugePages.offered("Linux", "always madvise [never]\n"), "the kernel's mode is never");
         assertFalse(HugePages.offered("Linux", null), "no such file");
         assertFalse(HugePages.offered("Mac OS X", "always [madvise] never"), "the flag exists only on Linux");
-        List<String> options = LocalBenchCluster.nodeJavaOptions(21, "");
-        assertEquals(
-                HugePages.options().isEmpty() ? 0 : 1,
-                options.stream().filter(HugePages.OPTION::equals).count(),
-                "nodes ask for huge pages exactly where this machine offers them: " + options);
-        assertTrue(
-                options.indexOf(HugePages.OPTION) < options.indexOf("-Xmx1g"),
-                "the project's options and a measurement's come after, and win");
+    }
+
+    @Test
+    void hugePagesComeAfterTheGcFlagsAndBeforeTheOptionsThatWin() {
+        List<String> with = LocalBenchCluster.nodeJavaOptions(17, true, "-XX:-UseTransparentHugePages");
+        List<String> expected = new ArrayList<>(LocalBenchCluster.NODE_GC_OPTIONS);
+        expected.add(HugePages.OPTION);
+        expected.addAll(LocalBenchCluster.nodeJavaOptions(21, false, "-XX:-UseTransparentHugePages"));
+        assertEquals(expected, with);
+        assertFalse(LocalBenchCluster.nodeJavaOptions(17, false, "").contains(HugePages.OPTION));
     }
 
     @Test
     void theDuroScriptAndTheImageAskForHugePagesAsTheBenchDoes() throws IOException {
         String script = Files.readString(ROOT.resolve("duro"), StandardCharsets.UTF_8);
-        Matcher array = Pattern.compile("NODE_MEMORY_OPTS=\\(([^)]*)\\)").matcher(script);
-        assertTrue(array.find(), "NODE_MEMORY_OPTS in ./duro");
-        assertEquals(
-                List.of(HugePages.OPTION), Arrays.asList(array.group(1).trim().split("\\s+")), "./duro");
+        assertEquals(List.of(HugePages.OPTION), scriptArray(script, "NODE_MEMORY_OPTS"), "./duro");
         assertTrue(
                 script.contains("/sys/kernel/mm/transparent_hugepage/enabled"),
                 "./duro asks only where the kernel offers them");
-        String dockerfile = Files.readString(ROOT.resolve("docker").resolve("Dockerfile"), StandardCharsets.UTF_8);
-        assertTrue(dockerfile.contains(" " + HugePages.OPTION + "\""), "the image's JAVA_OPTS");
+        assertTrue(dockerfile().contains(" " + HugePages.OPTION + "\""), "the image's JAVA_OPTS");
     }
 
     @Test
     void theDuroScriptAndTheImageGiveNodesTheSameGcFlags() throws IOException {
         String script = Files.readString(ROOT.resolve("duro"), StandardCharsets.UTF_8);
-        Matcher array = Pattern.compile("NODE_GC_OPTS=\\(([^)]*)\\)").matcher(script);
-        assertTrue(array.find(), "NODE_GC_OPTS in ./duro");
-        assertEquals(
-                LocalBenchCluster.NODE_GC_OPTIONS,
-                Arrays.asList(array.group(1).trim().split("\\s+")),
-                "./duro");
-        String dockerfile = Files.readString(ROOT.resolve("docker").resolve("Dockerfile"), StandardCharsets.UTF_8);
+        assertEquals(LocalBenchCluster.NODE_GC_OPTIONS, scriptArray(script, "NODE_GC_OPTS"), "./duro");
+        String dockerfile = dockerfile();
         for (String option : LocalBenchCluster.NODE_GC_OPTIONS) {
             assertTrue(dockerfile.contains(" " + option), option + " missing from the image's JAVA_OPTS");
         }
+    }
+
+    /** The elements of the bash array {@code name} that {@code script} assigns. */
+    private static List<String> scriptArray(String script, String name) {
+        Matcher array = Pattern.compile(name + "=\\(([^)]*)\\)").matcher(script);
+        assertTrue(array.find(), name + " in ./duro");
+        return Arrays.asList(array.group(1).trim().split("\\s+"));
+    }
+
+    private static String dockerfile() throws IOException {
+        return Files.readString(ROOT.resolve("docker").resolve("Dockerfile"), StandardCharsets.UTF_8);
     }
 }
