@@ -318,8 +318,9 @@ final class CertificationWindow {
         numbers[slot] = assigned;
         writeKeys[slot] = written;
         readSummaries[slot] = summary;
+        long stale = staleUpTo();
         for (Bytes key : written) {
-            index.setLastWrite(index.findOrInsert(key, KeyInterner.AS_GIVEN, staleUpTo()), assigned);
+            index.setLastWrite(index.findOrInsert(key, KeyInterner.AS_GIVEN, stale), assigned);
         }
         if (ranges != null) {
             scans[slot] = ranges;
