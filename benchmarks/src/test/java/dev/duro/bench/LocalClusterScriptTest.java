@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.DuroClient;
+import dev.duro.client.RetryPolicy;
 import dev.duro.client.UnavailableException;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -29,6 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>It lives in this module because this is the first one built after both jars the script runs.
  */
 class LocalClusterScriptTest {
+    /**
+     * Resends of a commit whose outcome is unknown for long enough to ride out the election that follows a leader's
+     * death (an election timeout of one to two seconds: RatisProperties), where the default's few resends give
+     * up within a second: the partition n2 led commits again only once n1 or n3 leads it.
+     */
+    private static final RetryPolicy FAILOVER = new RetryPolicy(10, Duration.ofMillis(50), Duration.ofMillis(500), 40);
+
     private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
     private static final Duration WAIT = Duration.ofSeconds(120);
 
@@ -65,6 +73,7 @@ class LocalClusterScriptTest {
             try (DuroClient client = DuroClient.builder()
                     .seeds(seeds.split(","))
                     .requestTimeout(Duration.ofSeconds(10))
+                    .retryPolicy(FAILOVER)
                     .build()) {
                 client.awaitReady(WAIT);
                 client.put("before", "1");
