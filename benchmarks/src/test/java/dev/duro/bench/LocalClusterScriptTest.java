@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.duro.client.DuroClient;
-import dev.duro.client.RetryPolicy;
 import dev.duro.client.UnavailableException;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -30,13 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>It lives in this module because this is the first one built after both jars the script runs.
  */
 class LocalClusterScriptTest {
-    /**
-     * Resends of a commit whose outcome is unknown for long enough to ride out the election that follows a leader's
-     * death (an election timeout of one to two seconds: RatisProperties), where the default's few resends give
-     * up within a second: the partition n2 led commits again only once n1 or n3 leads it.
-     */
-    private static final RetryPolicy FAILOVER = new RetryPolicy(10, Duration.ofMillis(50), Duration.ofMillis(500), 40);
-
     private static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
     private static final Duration WAIT = Duration.ofSeconds(120);
 
@@ -73,7 +65,6 @@ class LocalClusterScriptTest {
             try (DuroClient client = DuroClient.builder()
                     .seeds(seeds.split(","))
                     .requestTimeout(Duration.ofSeconds(10))
-                    .retryPolicy(FAILOVER)
                     .build()) {
                 client.awaitReady(WAIT);
                 client.put("before", "1");
@@ -81,7 +72,9 @@ class LocalClusterScriptTest {
                 ProcessHandle.of(nodePids.get(1)).orElseThrow().destroyForcibly();
                 awaitOutput(output, "node n2 (pid " + nodePids.get(1) + ") exited", script);
                 assertTrue(script.isAlive(), "./duro local outlives a node");
-                client.put("while-n2-is-down", "2"); // two replicas of three still commit
+                // Two replicas of three still commit. The client's default retry policy resends a commit of unknown
+                // outcome through the election that follows n2's death, where n2 led a partition.
+                client.put("while-n2-is-down", "2");
                 assertEquals("1", client.get("before"));
 
                 Process restart = new ProcessBuilder(

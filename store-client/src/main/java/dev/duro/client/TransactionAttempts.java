@@ -74,12 +74,13 @@ final class TransactionAttempts {
 
     /** Commits, resending the same request while the outcome is unknown and another send may learn it. */
     private void commitUntilKnown(Transaction transaction) {
+        long firstSent = System.nanoTime();
         for (int resend = 0; ; resend++) {
             try {
                 transaction.commit();
                 return;
             } catch (UnavailableException e) {
-                if (!mayResend(e, transaction, resend)) {
+                if (!mayResend(e, transaction, resend, firstSent)) {
                     throw e;
                 }
             }
@@ -87,9 +88,14 @@ final class TransactionAttempts {
         }
     }
 
-    /** Whether a commit that failed with {@code failure} after {@code resend} resends is sent again. */
-    private boolean mayResend(UnavailableException failure, Transaction transaction, int resend) {
-        return failure.outcomeUnknown() && !transaction.outcomeLost() && resend < retryPolicy.commitResendsMax();
+    /**
+     * Whether a commit first sent at {@code firstSent} that failed with {@code failure} after {@code resend} resends
+     * is sent again.
+     */
+    private boolean mayResend(UnavailableException failure, Transaction transaction, int resend, long firstSent) {
+        return failure.outcomeUnknown()
+                && !transaction.outcomeLost()
+                && retryPolicy.mayResendCommit(resend + 1, firstSent);
     }
 
     /** {@link DuroClient#transactAsync}: {@link #transact}'s rules, without blocking. */
@@ -101,7 +107,8 @@ final class TransactionAttempts {
             Function<Transaction, ? extends CompletionStage<T>> body, int attempt) {
         Transaction transaction = begin.get();
         return start(body, transaction)
-                .thenCompose(value -> commitUntilKnownAsync(transaction, 0).thenApply(committed -> value))
+                .thenCompose(value ->
+                        commitUntilKnownAsync(transaction, 0, System.nanoTime()).thenApply(committed -> value))
                 .handle((value, failure) -> {
                     transaction.close();
                     if (failure == null) {
@@ -121,7 +128,7 @@ final class TransactionAttempts {
     }
 
     /** {@link #commitUntilKnown} without blocking: each resend follows a delay. */
-    private CompletableFuture<Void> commitUntilKnownAsync(Transaction transaction, int resend) {
+    private CompletableFuture<Void> commitUntilKnownAsync(Transaction transaction, int resend, long firstSent) {
         return transaction
                 .commitAsync()
                 .handle((committed, failure) -> {
@@ -130,9 +137,9 @@ final class TransactionAttempts {
                     }
                     Throwable cause = Transport.causeOf(failure);
                     return cause instanceof UnavailableException unavailable
-                                    && mayResend(unavailable, transaction, resend)
+                                    && mayResend(unavailable, transaction, resend, firstSent)
                             ? after(retryPolicy.backoff(resend + 2))
-                                    .thenCompose(waited -> commitUntilKnownAsync(transaction, resend + 1))
+                                    .thenCompose(waited -> commitUntilKnownAsync(transaction, resend + 1, firstSent))
                             : CompletableFuture.<Void>failedFuture(cause);
                 })
                 .thenCompose(next -> next);

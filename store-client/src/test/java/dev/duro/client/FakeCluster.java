@@ -162,10 +162,15 @@ final class FakeCluster implements AutoCloseable {
 
     /** A client of this cluster that never sleeps between retries and waits {@code requestTimeout} for an answer. */
     DuroClient client(int commitResendsMax, Duration requestTimeout) {
+        return client(new RetryPolicy(5, Duration.ZERO, Duration.ZERO, commitResendsMax), requestTimeout);
+    }
+
+    /** A client of this cluster that retries under {@code policy} and waits {@code requestTimeout} for an answer. */
+    DuroClient client(RetryPolicy policy, Duration requestTimeout) {
         return DuroClient.builder()
                 .seeds(addresses.get(0).host() + ":" + addresses.get(0).port())
                 .requestTimeout(requestTimeout)
-                .retryPolicy(new RetryPolicy(5, Duration.ZERO, Duration.ZERO, commitResendsMax))
+                .retryPolicy(policy)
                 .ioThreads(1)
                 .build();
     }

@@ -1,6 +1,7 @@
 package dev.duro.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +48,35 @@ class RetryPolicyTest {
             assertEquals(Duration.ZERO, eager.backoff(attempt));
         }
         assertEquals(RetryPolicy.COMMIT_RESENDS_MAX_DEFAULT, eager.commitResendsMax());
+        assertEquals(RetryPolicy.COMMIT_RESEND_TIME_DEFAULT, eager.commitResendTime());
+    }
+
+    @Test
+    void aCommitIsResentUpToTheCountAndOnlyWithinTheResendTime() {
+        RetryPolicy twice = new RetryPolicy(3, BASE, MAX, 2, Duration.ofHours(1));
+        long now = System.nanoTime();
+        assertTrue(twice.mayResendCommit(1, now));
+        assertTrue(twice.mayResendCommit(2, now));
+        assertFalse(twice.mayResendCommit(3, now), "a third resend, beyond the count");
+        assertFalse(
+                twice.mayResendCommit(1, now - Duration.ofHours(2).toNanos()), "first sent longer ago than the time");
+        assertFalse(new RetryPolicy(3, BASE, MAX, 2, Duration.ZERO).mayResendCommit(1, now), "no time to resend in");
+    }
+
+    @Test
+    void theDefaultResendsRideOutAnElectionOfSeconds() {
+        RetryPolicy policy = RetryPolicy.DEFAULT;
+        // A leader's failover (an election) takes one to two seconds here. The pauses between the default's resends
+        // are drawn uniformly under their bounds, so on average they sum to half of the bounds: that must span it.
+        long bounds = 0;
+        for (int resend = 0; resend < policy.commitResendsMax(); resend++) {
+            bounds += Math.min(
+                    policy.backoffBase().toNanos() << Math.min(20, resend),
+                    policy.backoffMax().toNanos());
+        }
+        Duration meanPauses = Duration.ofNanos(bounds / 2);
+        assertTrue(meanPauses.compareTo(Duration.ofSeconds(3)) >= 0, "pauses of " + meanPauses + " on average");
+        assertTrue(policy.commitResendTime().compareTo(Duration.ofSeconds(5)) >= 0, "" + policy.commitResendTime());
     }
 
     @Test
@@ -55,5 +85,6 @@ class RetryPolicyTest {
         assertThrows(IllegalArgumentException.class, () -> new RetryPolicy(3, BASE, MAX, -1));
         assertThrows(IllegalArgumentException.class, () -> new RetryPolicy(3, MAX, BASE));
         assertThrows(IllegalArgumentException.class, () -> new RetryPolicy(3, Duration.ofMillis(-1), MAX));
+        assertThrows(IllegalArgumentException.class, () -> new RetryPolicy(3, BASE, MAX, 3, Duration.ofMillis(-1)));
     }
 }

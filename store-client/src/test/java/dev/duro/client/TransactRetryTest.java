@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.duro.core.TxId;
 import dev.duro.core.wire.CommitTransaction;
 import dev.duro.core.wire.ErrorCode;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +24,9 @@ class TransactRetryTest {
     private static final int NODES = 3;
 
     final FakeCluster cluster = new FakeCluster(NODES);
-    final DuroClient client = cluster.client(RESENDS);
+    /** Replaced only by a test of another retry policy. */
+    DuroClient client = cluster.client(RESENDS);
+
     final AtomicInteger runs = new AtomicInteger();
 
     @AfterEach
@@ -84,6 +87,31 @@ class TransactRetryTest {
         assertEquals(sends, cluster.commits().size(), "the first send and " + RESENDS + " resends, each to every node");
         assertEquals(1, sentIds().stream().distinct().count(), "one transaction id: " + sentIds());
         assertOneRequestPerId();
+    }
+
+    @Test
+    void resendsOfAnUnknownOutcomeStopOnceTheResendTimeHasPassedWhateverTheirCount() {
+        int resendsMax = 1_000;
+        Duration resendTime = Duration.ofMillis(400);
+        client.close();
+        client = cluster.client(
+                new RetryPolicy(5, Duration.ofMillis(10), Duration.ofMillis(10), resendsMax, resendTime),
+                Duration.ofSeconds(5));
+        for (int i = 0; i < (1 + resendsMax) * NODES; i++) {
+            cluster.then(hangUp());
+        }
+
+        long started = System.nanoTime();
+        UnavailableException unknown = assertThrows(UnavailableException.class, this::transfer);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertTrue(unknown.outcomeUnknown(), unknown.getMessage());
+        assertEquals(1, runs.get(), "body runs");
+        int sends = cluster.commits().size();
+        assertTrue(sends >= 2 * NODES, "resent at least once: " + sends + " sends");
+        assertTrue(sends < (1 + resendsMax) * NODES, "stopped by the time, not the count: " + sends + " sends");
+        assertTrue(took.compareTo(resendTime) >= 0, "resent for the whole resend time: stopped after " + took);
+        assertEquals(1, sentIds().stream().distinct().count(), "one transaction id: " + sentIds());
     }
 
     @Test
