@@ -188,8 +188,8 @@ public final class DuroClient implements AutoCloseable {
      * <p>When a commit's outcome is unknown (no coordinator answered), the body is not run again, since the
      * attempt may have committed: the same frozen request is resent under the same id, up to the retry policy's
      * {@linkplain RetryPolicy#commitResendsMax() resends} within its {@linkplain RetryPolicy#commitResendTime() resend
-     * time} with backoff (by default long enough to ride out a leader's failover), which learns the outcome (a resent id is
-     * answered with its first outcome). An abort learnt this way runs the body again as above; a commit returns.
+     * time} with backoff (by default long enough to ride out a leader's failover), which learns the outcome (a resent
+     * id is answered with its first outcome). An abort learnt this way runs the body again as above; a commit returns.
      * If the outcome is still unknown, or the servers no longer retain it, the {@link UnavailableException} (with
      * {@link UnavailableException#outcomeUnknown()}) reaches the caller, who must decide.
      *

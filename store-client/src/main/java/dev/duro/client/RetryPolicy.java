@@ -43,12 +43,18 @@ public record RetryPolicy(
         this(attemptsMax, backoffBase, backoffMax, commitResendsMax, COMMIT_RESEND_TIME_DEFAULT);
     }
 
-    /** A policy with the default resends of a commit ({@link #COMMIT_RESENDS_MAX_DEFAULT}, {@link #COMMIT_RESEND_TIME_DEFAULT}). */
+    /**
+     * A policy with the default resends of a commit: {@link #COMMIT_RESENDS_MAX_DEFAULT} within {@link
+     * #COMMIT_RESEND_TIME_DEFAULT}.
+     */
     public RetryPolicy(int attemptsMax, Duration backoffBase, Duration backoffMax) {
         this(attemptsMax, backoffBase, backoffMax, COMMIT_RESENDS_MAX_DEFAULT, COMMIT_RESEND_TIME_DEFAULT);
     }
 
-    /** Whether a commit first sent at {@code firstSentNanos} ({@link System#nanoTime}) may be resent a {@code resend}th time now. */
+    /**
+     * Whether a commit first sent at {@code firstSentNanos} ({@link System#nanoTime}) may be resent a {@code
+     * resend}th time now.
+     */
     boolean mayResendCommit(int resend, long firstSentNanos) {
         return resend <= commitResendsMax && System.nanoTime() - firstSentNanos < commitResendTime.toNanos();
     }
