@@ -9,6 +9,12 @@ import java.util.Arrays;
  * <p>Ordered lexicographically by unsigned bytes, so range partitioning and sorted output agree with the byte
  * order a user would expect. The hash code is cached because keys are hashed many times on the commit path.
  *
+ * <p>A string of up to {@link #EAGER_HASH_BYTES_MAX} bytes is hashed when it is made, a longer one when first asked.
+ * Keys are mostly short, and the commit path asks for their hash many times: with the hash always there, {@link
+ * #hashCode} is a field read that the compiler inlines into every caller. Computed on first use instead, its compiled
+ * form held the whole hash function, which made it too large to inline, and each of the twenty or so lookups of a
+ * transaction's keys paid a call (docs/performance.md, "Short keys hashed when made").
+ *
  * <p>The hash code is murmur3's 32-bit hash, not {@link Arrays#hashCode(byte[])}: that polynomial maps the
  * 1,000,000 four-byte big-endian keys below 1,000,000 to only 21,615 distinct values, about 46 keys per value,
  * which turned every map of keys into chains of tree bins and cut commit throughput twentyfold. Only hash maps
@@ -17,11 +23,18 @@ import java.util.Arrays;
 public final class Bytes implements Comparable<Bytes> {
     public static final Bytes EMPTY = new Bytes(new byte[0]);
 
+    /** The longest string hashed when it is made: longer ones, values mostly, are hashed only if asked. */
+    static final int EAGER_HASH_BYTES_MAX = 64;
+
     private final byte[] bytes;
+    /** The hash code, or 0 while not computed (a hash of 0 is kept as 1). */
     private int hash;
 
     private Bytes(byte[] bytes) {
         this.bytes = bytes;
+        if (bytes.length <= EAGER_HASH_BYTES_MAX) {
+            hash = hashOf(bytes);
+        }
     }
 
     /** Copies {@code bytes}; later changes to the array do not change the result. */
@@ -77,10 +90,16 @@ public final class Bytes implements Comparable<Bytes> {
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = murmur3(bytes);
-            hash = h == 0 ? 1 : h;
+            h = hashOf(bytes);
+            hash = h;
         }
-        return hash;
+        return h;
+    }
+
+    /** The hash code of {@code data}: never 0, so that 0 can mean "not computed". */
+    private static int hashOf(byte[] data) {
+        int h = murmur3(data);
+        return h == 0 ? 1 : h;
     }
 
     /** murmur3_x86_32 with seed 0, inlined to hash without allocating. */

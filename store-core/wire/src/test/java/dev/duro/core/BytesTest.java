@@ -12,14 +12,22 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class BytesTest {
+    /** Both when hashed as it is made (short) and when hashed on first use (long), and again once cached. */
     @Test
     void hashCodeIsMurmur3OfTheContentForEveryLength() {
         Random random = new Random(11);
-        for (int length = 0; length < 40; length++) {
+        for (int length = 0; length < 2 * Bytes.EAGER_HASH_BYTES_MAX + 8; length++) {
             byte[] content = new byte[length];
             random.nextBytes(content);
-            int expected = Hashing.murmur3_32_fixed().hashBytes(content).asInt();
-            assertEquals(expected == 0 ? 1 : expected, Bytes.copyOf(content).hashCode(), "length " + length);
+            int murmur3 = Hashing.murmur3_32_fixed().hashBytes(content).asInt();
+            int expected = murmur3 == 0 ? 1 : murmur3;
+            Bytes copy = Bytes.copyOf(content);
+            assertEquals(expected, copy.hashCode(), "length " + length);
+            assertEquals(expected, copy.hashCode(), "length " + length + ", cached");
+            assertEquals(expected, Bytes.wrap(content.clone()).hashCode(), "length " + length + ", wrapped");
+            byte[] padded = new byte[length + 6];
+            System.arraycopy(content, 0, padded, 3, length);
+            assertEquals(expected, Bytes.copyOf(padded, 3, length).hashCode(), "length " + length + ", a range");
         }
     }
 
