@@ -16,7 +16,8 @@ class RetryPolicyTest {
 
     /** The most {@code attempt}'s pause may be: the base, doubled per retry after the first, capped. */
     private static long boundNanos(int attempt) {
-        return Math.min(BASE.toNanos() << (attempt - 2), MAX.toNanos());
+        // Thirty doublings take the base far past the cap, and stop short of overflowing a long.
+        return Math.min(BASE.toNanos() << Math.min(30, attempt - 2), MAX.toNanos());
     }
 
     @Test
@@ -66,13 +67,13 @@ class RetryPolicyTest {
     @Test
     void theDefaultResendsRideOutAnElectionOfSeconds() {
         RetryPolicy policy = RetryPolicy.DEFAULT;
+        assertEquals(policy, new RetryPolicy(policy.attemptsMax(), BASE, MAX), "the bounds below are the default's");
         // A leader's failover (an election) takes one to two seconds here. The pauses between the default's resends
-        // are drawn uniformly under their bounds, so on average they sum to half of the bounds: that must span it.
+        // (before attempt resend + 2 of the commit) are drawn uniformly under their bounds, so on average they sum to
+        // half of the bounds: that must span it.
         long bounds = 0;
         for (int resend = 0; resend < policy.commitResendsMax(); resend++) {
-            bounds += Math.min(
-                    policy.backoffBase().toNanos() << Math.min(20, resend),
-                    policy.backoffMax().toNanos());
+            bounds += boundNanos(resend + 2);
         }
         Duration meanPauses = Duration.ofNanos(bounds / 2);
         assertTrue(meanPauses.compareTo(Duration.ofSeconds(3)) >= 0, "pauses of " + meanPauses + " on average");
