@@ -1,7 +1,7 @@
 package dev.duro.bench;
 
 import dev.duro.bench.load.CommandLines;
-import dev.duro.bench.load.HugePages;
+import dev.duro.bench.load.StoreJvmOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -113,13 +113,10 @@ final class MicroSuite {
         if (!cli.getMeasurementTime().hasValue()) {
             options.measurementTime(DEFAULT_ITERATION_TIME);
         }
-        if (HugePages.offered()) {
-            // The forks hold stores of up to a million keys, in huge pages as the nodes' are; options given to JMH
-            // come after, so that -jvmArgsAppend -XX:-UseTransparentHugePages turns them off.
-            List<String> append = new ArrayList<>(List.of(HugePages.OPTION));
-            if (cli.getJvmArgsAppend().hasValue()) {
-                append.addAll(cli.getJvmArgsAppend().get());
-            }
+        List<String> append = forkJvmOptions(
+                StoreJvmOptions.forThisMachine(),
+                cli.getJvmArgsAppend().hasValue() ? cli.getJvmArgsAppend().get() : List.of());
+        if (!append.isEmpty()) {
             options.jvmArgsAppend(append.toArray(new String[0]));
         }
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
@@ -140,6 +137,17 @@ final class MicroSuite {
     }
 
     /** A Markdown table: one row per benchmark and parameter combination, in run order. */
+    /**
+     * The forks' options: those of a JVM that holds a store, as the nodes run ({@link StoreJvmOptions}: the forks hold
+     * stores of up to a million keys), then {@code given} with {@code -jvmArgsAppend}, which come after and so win
+     * ({@code -XX:-UseTransparentHugePages} turns huge pages off).
+     */
+    static List<String> forkJvmOptions(List<String> store, Collection<String> given) {
+        List<String> options = new ArrayList<>(store);
+        options.addAll(given);
+        return options;
+    }
+
     static String table(Collection<RunResult> results) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"benchmark", "params", "score", "± error", "unit", "derived"});

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.duro.bench.load.StoreJvmOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -139,6 +141,21 @@ class BenchMainTest {
         assertEquals(0, list.status());
         assertTrue(list.out().contains("ycsb-c"), list.out());
         assertTrue(list.out().contains("tpcb"), list.out());
+    }
+
+    /**
+     * The micro suite's forks take the options of a JVM that holds a store, as the nodes do, and the options given with
+     * -jvmArgsAppend after them, so that those win.
+     */
+    @Test
+    void microForksRunAsTheNodesDoAndTheGivenOptionsWin() {
+        List<String> store = StoreJvmOptions.of(17, true);
+        List<String> forks = MicroSuite.forkJvmOptions(store, List.of("-XX:-UseTransparentHugePages", "-Xmx2g"));
+        List<String> expected = new ArrayList<>(store);
+        expected.addAll(List.of("-XX:-UseTransparentHugePages", "-Xmx2g"));
+        assertEquals(expected, forks);
+        assertTrue(
+                forks.containsAll(StoreJvmOptions.G1_REFINEMENT_IN_PAUSES), "refinement in the pauses, as the nodes");
     }
 
     @Test

@@ -40,13 +40,9 @@ final class LocalBenchCluster implements AutoCloseable {
             "-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
     /**
      * G1 refining its remembered sets in its pauses, as {@code ./duro local} runs nodes on a JVM that has these flags
-     * (up to Java 19; docs/performance.md, "Refinement in G1's pauses").
+     * ({@link StoreJvmOptions#G1_REFINEMENT_IN_PAUSES}).
      */
-    static final List<String> NODE_GC_OPTIONS = List.of(
-            "-XX:-G1UseAdaptiveConcRefinement",
-            "-XX:G1ConcRefinementGreenZone=100000",
-            "-XX:G1ConcRefinementYellowZone=200000",
-            "-XX:G1ConcRefinementRedZone=300000");
+    static final List<String> NODE_GC_OPTIONS = StoreJvmOptions.G1_REFINEMENT_IN_PAUSES;
 
     /**
      * More options for the node JVMs, after {@link #NODE_JVM_OPTIONS} (so they win), separated by spaces: how
@@ -136,13 +132,7 @@ final class LocalBenchCluster implements AutoCloseable {
      * then {@code extra} (options separated by spaces), which therefore win.
      */
     static List<String> nodeJavaOptions(int javaFeature, boolean hugePages, String extra) {
-        List<String> options = new ArrayList<>();
-        if (javaFeature < 20) {
-            options.addAll(NODE_GC_OPTIONS);
-        }
-        if (hugePages) {
-            options.add(HugePages.OPTION);
-        }
+        List<String> options = StoreJvmOptions.of(javaFeature, hugePages);
         options.addAll(NODE_JVM_OPTIONS);
         for (String option : extra.trim().split("\\s+")) {
             if (!option.isEmpty()) {

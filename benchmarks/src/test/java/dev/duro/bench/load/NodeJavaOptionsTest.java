@@ -36,6 +36,19 @@ class NodeJavaOptionsTest {
     }
 
     @Test
+    void nodesStartWithTheOptionsOfAJvmThatHoldsAStore() {
+        for (int feature : List.of(17, 21)) {
+            for (boolean hugePages : List.of(false, true)) {
+                List<String> store = StoreJvmOptions.of(feature, hugePages);
+                List<String> node = LocalBenchCluster.nodeJavaOptions(feature, hugePages, "");
+                assertEquals(store, node.subList(0, store.size()), "Java " + feature + ", huge pages " + hugePages);
+            }
+        }
+        assertEquals(List.of(HugePages.OPTION), StoreJvmOptions.of(21, true), "Java 20 and later: huge pages alone");
+        assertTrue(StoreJvmOptions.of(17, false).containsAll(StoreJvmOptions.G1_REFINEMENT_IN_PAUSES));
+    }
+
+    @Test
     void hugePagesOnlyOnLinuxAndOnlyWhereTheKernelOffersThem() {
         assertTrue(HugePages.offered("Linux", "always [madvise] never\n"));
         assertTrue(HugePages.offered("Linux", "[always] madvise never\n"));
