@@ -97,28 +97,7 @@ final class MicroSuite {
             org.openjdk.jmh.Main.main(args); // JMH answers these itself and exits
             return 0;
         }
-        ChainedOptionsBuilder options = new OptionsBuilder().parent(cli);
-        if (!cli.getForkCount().hasValue()) {
-            options.forks(DEFAULT_FORKS);
-        }
-        if (!cli.getWarmupIterations().hasValue()) {
-            options.warmupIterations(DEFAULT_WARMUP_ITERATIONS);
-        }
-        if (!cli.getWarmupTime().hasValue()) {
-            options.warmupTime(DEFAULT_ITERATION_TIME);
-        }
-        if (!cli.getMeasurementIterations().hasValue()) {
-            options.measurementIterations(DEFAULT_MEASUREMENT_ITERATIONS);
-        }
-        if (!cli.getMeasurementTime().hasValue()) {
-            options.measurementTime(DEFAULT_ITERATION_TIME);
-        }
-        List<String> append = forkJvmOptions(
-                StoreJvmOptions.forThisMachine(),
-                cli.getJvmArgsAppend().hasValue() ? cli.getJvmArgsAppend().get() : List.of());
-        if (!append.isEmpty()) {
-            options.jvmArgsAppend(append.toArray(new String[0]));
-        }
+        ChainedOptionsBuilder options = options(cli, StoreJvmOptions.forThisMachine());
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
         Path directory = Path.of("benchmarks", "results", stamp + "-micro");
         Files.createDirectories(directory);
@@ -136,18 +115,40 @@ final class MicroSuite {
         return 0;
     }
 
-    /** A Markdown table: one row per benchmark and parameter combination, in run order. */
     /**
-     * The forks' options: those of a JVM that holds a store, as the nodes run ({@link StoreJvmOptions}: the forks hold
-     * stores of up to a million keys), then {@code given} with {@code -jvmArgsAppend}, which come after and so win
+     * The suite's options for {@code cli}: its defaults where the command line gives none, and for the forks' JVMs
+     * {@code store}, the options of a JVM that holds a store as the nodes run ({@link StoreJvmOptions}: the forks hold
+     * stores of up to a million keys), then those given with {@code -jvmArgsAppend}, which come after and so win
      * ({@code -XX:-UseTransparentHugePages} turns huge pages off).
      */
-    static List<String> forkJvmOptions(List<String> store, Collection<String> given) {
-        List<String> options = new ArrayList<>(store);
-        options.addAll(given);
+    static ChainedOptionsBuilder options(CommandLineOptions cli, List<String> store) {
+        ChainedOptionsBuilder options = new OptionsBuilder().parent(cli);
+        if (!cli.getForkCount().hasValue()) {
+            options.forks(DEFAULT_FORKS);
+        }
+        if (!cli.getWarmupIterations().hasValue()) {
+            options.warmupIterations(DEFAULT_WARMUP_ITERATIONS);
+        }
+        if (!cli.getWarmupTime().hasValue()) {
+            options.warmupTime(DEFAULT_ITERATION_TIME);
+        }
+        if (!cli.getMeasurementIterations().hasValue()) {
+            options.measurementIterations(DEFAULT_MEASUREMENT_ITERATIONS);
+        }
+        if (!cli.getMeasurementTime().hasValue()) {
+            options.measurementTime(DEFAULT_ITERATION_TIME);
+        }
+        List<String> append = new ArrayList<>(store);
+        if (cli.getJvmArgsAppend().hasValue()) {
+            append.addAll(cli.getJvmArgsAppend().get());
+        }
+        if (!append.isEmpty()) {
+            options.jvmArgsAppend(append.toArray(new String[0]));
+        }
         return options;
     }
 
+    /** A Markdown table: one row per benchmark and parameter combination, in run order. */
     static String table(Collection<RunResult> results) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"benchmark", "params", "score", "± error", "unit", "derived"});

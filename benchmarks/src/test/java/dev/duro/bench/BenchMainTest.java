@@ -13,6 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
 import picocli.CommandLine;
 
 /** {@code ./duro bench} as a user meets it: help, refusals and the subcommands, without running any load. */
@@ -145,17 +148,26 @@ class BenchMainTest {
 
     /**
      * The micro suite's forks take the options of a JVM that holds a store, as the nodes do, and the options given with
-     * -jvmArgsAppend after them, so that those win.
+     * -jvmArgsAppend after them, so that those win; the suite's defaults apply where the command line gives none.
      */
     @Test
-    void microForksRunAsTheNodesDoAndTheGivenOptionsWin() {
+    void microForksRunAsTheNodesDoAndTheGivenOptionsWin() throws CommandLineOptionException {
         List<String> store = StoreJvmOptions.of(17, true);
-        List<String> forks = MicroSuite.forkJvmOptions(store, List.of("-XX:-UseTransparentHugePages", "-Xmx2g"));
+        Options given = MicroSuite.options(
+                        new CommandLineOptions(
+                                "Certification", "-wi", "4", "-jvmArgsAppend", "-XX:-UseTransparentHugePages -Xmx2g"),
+                        store)
+                .build();
         List<String> expected = new ArrayList<>(store);
         expected.addAll(List.of("-XX:-UseTransparentHugePages", "-Xmx2g"));
-        assertEquals(expected, forks);
-        assertTrue(
-                forks.containsAll(StoreJvmOptions.G1_REFINEMENT_IN_PAUSES), "refinement in the pauses, as the nodes");
+        assertEquals(expected, List.copyOf(given.getJvmArgsAppend().get()));
+        assertTrue(expected.containsAll(StoreJvmOptions.G1_REFINEMENT_IN_PAUSES), "refinement in the pauses");
+        assertEquals(4, given.getWarmupIterations().get(), "the given option");
+        assertEquals(1, given.getForkCount().get(), "the suite's default");
+
+        Options bare = MicroSuite.options(new CommandLineOptions("Certification"), store)
+                .build();
+        assertEquals(store, List.copyOf(bare.getJvmArgsAppend().get()), "the store's options alone");
     }
 
     @Test

@@ -39,12 +39,6 @@ final class LocalBenchCluster implements AutoCloseable {
     private static final List<String> NODE_JVM_OPTIONS = List.of(
             "-Xmx1g", "-XX:+ExitOnOutOfMemoryError", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4");
     /**
-     * G1 refining its remembered sets in its pauses, as {@code ./duro local} runs nodes on a JVM that has these flags
-     * ({@link StoreJvmOptions#G1_REFINEMENT_IN_PAUSES}).
-     */
-    static final List<String> NODE_GC_OPTIONS = StoreJvmOptions.G1_REFINEMENT_IN_PAUSES;
-
-    /**
      * More options for the node JVMs, after {@link #NODE_JVM_OPTIONS} (so they win), separated by spaces: how
      * collector and heap settings are measured (docs/performance.md).
      */
@@ -127,9 +121,9 @@ final class LocalBenchCluster implements AutoCloseable {
     }
 
     /**
-     * The node JVMs' options on Java {@code javaFeature}: {@link #NODE_GC_OPTIONS} where it has those flags, huge pages
-     * if {@code hugePages} (where the kernel offers them: {@link HugePages#offered()}), then {@link #NODE_JVM_OPTIONS},
-     * then {@code extra} (options separated by spaces), which therefore win.
+     * The node JVMs' options on Java {@code javaFeature}: {@link StoreJvmOptions} (G1's refinement in its pauses where
+     * it has those flags, huge pages if {@code hugePages}), then {@link #NODE_JVM_OPTIONS}, then {@code extra} (options
+     * separated by spaces), which therefore win.
      */
     static List<String> nodeJavaOptions(int javaFeature, boolean hugePages, String extra) {
         List<String> options = StoreJvmOptions.of(javaFeature, hugePages);

@@ -25,7 +25,7 @@ class NodeJavaOptionsTest {
     @Test
     void gcFlagsOnJavaSeventeenToNineteenThenTheDefaultsThenTheExtraOnesWhichWin() {
         List<String> java17 = LocalBenchCluster.nodeJavaOptions(17, false, "  -Xmx2g   -XX:+UseParallelGC ");
-        List<String> expected = new ArrayList<>(LocalBenchCluster.NODE_GC_OPTIONS);
+        List<String> expected = new ArrayList<>(StoreJvmOptions.G1_REFINEMENT_IN_PAUSES);
         expected.addAll(LocalBenchCluster.nodeJavaOptions(21, false, ""));
         expected.addAll(List.of("-Xmx2g", "-XX:+UseParallelGC"));
         assertEquals(expected, java17);
@@ -60,7 +60,7 @@ class NodeJavaOptionsTest {
     @Test
     void hugePagesComeAfterTheGcFlagsAndBeforeTheOptionsThatWin() {
         List<String> with = LocalBenchCluster.nodeJavaOptions(17, true, "-XX:-UseTransparentHugePages");
-        List<String> expected = new ArrayList<>(LocalBenchCluster.NODE_GC_OPTIONS);
+        List<String> expected = new ArrayList<>(StoreJvmOptions.G1_REFINEMENT_IN_PAUSES);
         expected.add(HugePages.OPTION);
         expected.addAll(LocalBenchCluster.nodeJavaOptions(21, false, "-XX:-UseTransparentHugePages"));
         assertEquals(expected, with);
@@ -80,9 +80,9 @@ class NodeJavaOptionsTest {
     @Test
     void theDuroScriptAndTheImageGiveNodesTheSameGcFlags() throws IOException {
         String script = Files.readString(ROOT.resolve("duro"), StandardCharsets.UTF_8);
-        assertEquals(LocalBenchCluster.NODE_GC_OPTIONS, scriptArray(script, "NODE_GC_OPTS"), "./duro");
+        assertEquals(StoreJvmOptions.G1_REFINEMENT_IN_PAUSES, scriptArray(script, "NODE_GC_OPTS"), "./duro");
         String dockerfile = dockerfile();
-        for (String option : LocalBenchCluster.NODE_GC_OPTIONS) {
+        for (String option : StoreJvmOptions.G1_REFINEMENT_IN_PAUSES) {
             assertTrue(dockerfile.contains(" " + option), option + " missing from the image's JAVA_OPTS");
         }
     }
