@@ -61,7 +61,15 @@ public record CommitRequest(
     /** A request that read every participant at the same counter (tests and single-partition callers). */
     public CommitRequest(
             TxId tid, List<Integer> participants, long snapshot, List<Bytes> readSet, List<Write> writeSet) {
-        this(tid, participants, Collections.nCopies(participants.size(), snapshot), readSet, writeSet, List.of());
+        this(tid, participants, sameSnapshot(participants.size(), snapshot), readSet, writeSet, List.of());
+    }
+
+    /**
+     * {@code count} copies of {@code snapshot}: for one participant a list the canonical constructor keeps as it is,
+     * where it would copy the copies.
+     */
+    static List<Long> sameSnapshot(int count, long snapshot) {
+        return count == 1 ? List.of(snapshot) : Collections.nCopies(count, snapshot);
     }
 
     public boolean isGlobal() {

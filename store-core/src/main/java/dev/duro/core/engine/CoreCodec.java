@@ -13,7 +13,6 @@ import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.codec.ValueCodec;
 import dev.duro.core.snapshot.Frontier;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -100,7 +99,9 @@ public final class CoreCodec extends ValueCodec {
         List<Integer> participants = readNonEmptyPartitions(in);
         List<Long> snapshots;
         if (formatOne) {
-            snapshots = Collections.nCopies(participants.size(), readNonNegative(in, "snapshot"));
+            snapshots = CommitRequest.sameSnapshot(participants.size(), readNonNegative(in, "snapshot"));
+        } else if (participants.size() == 1) {
+            snapshots = List.of(readNonNegative(in, "snapshot")); // a local's, in a list the request keeps as it is
         } else {
             snapshots = new ArrayList<>(participants.size());
             for (int i = 0; i < participants.size(); i++) {

@@ -9,13 +9,14 @@ import javax.annotation.Nullable;
  * The versions of one key, oldest first, indexed {@code 0 .. size-1}. A {@code null} value is a deletion
  * (tombstone).
  *
- * <p>The newest two versions are fields of the chain itself; older ones wait in a ring over parallel arrays whose
- * length is a power of two, allocated only while there are any. A key of a large store holds one version, or two
- * while the one it shadows is still readable ({@code engine.snapshots-retained} behind {@code SC}), so an install and
- * the collection after it touch the chain's own memory and nothing beyond it: on a store of a million keys each further
- * object is one more cache miss (docs/performance.md, "Version chains hold their newest two versions"). A key written
- * often holds many versions; installs add at the newest end, collection removes at the oldest, and neither moves the
- * versions in between, so collection costs what it removes, not the chain's length.
+ * <p>The newest three versions are fields of the chain itself; older ones wait in a {@link Ring} over parallel arrays
+ * whose length is a power of two, allocated only while there are any. A key of a large store holds one version, or two
+ * or three while those it shadows are still readable ({@code engine.snapshots-retained} behind {@code SC}), so an
+ * install and the collection after it touch the chain's own memory and nothing beyond it: on a store of a million keys
+ * each further object is one more cache miss, and a ring made and dropped is an allocation G1 must track from an old
+ * chain (docs/performance.md, "Version chains hold their newest two versions", "A third version inside the chain"). A
+ * key written often holds many versions; installs add at the newest end, collection removes at the oldest, and neither
+ * moves the versions in between, so collection costs what it removes, not the chain's length.
  *
  * <p>A value of at most {@link #INLINE_MAX} bytes (a counter, a flag, an id, the 4-byte values of the papers'
  * workloads) is held in a {@code long}, of the chain or of its ring, rather than as an array of its own. Such an
@@ -24,8 +25,11 @@ import javax.annotation.Nullable;
  * and promote (docs/performance.md, "Small values inside their chains"). Larger values keep their arrays.
  */
 final class VersionChain {
-    /** The ring's capacity when a version first stops being one of the newest two. */
+    /** The ring's capacity when a version first stops being one of the newest three. */
     private static final int OLDER_CAPACITY_MIN = 4;
+
+    /** The newest versions held in the chain's own fields; older ones go to the ring. */
+    private static final int INLINE_VERSIONS = 3;
 
     /** The longest value held inside the chain, in a {@code long}. */
     static final int INLINE_MAX = Long.BYTES;
@@ -64,24 +68,21 @@ final class VersionChain {
     private byte[] previousArray;
 
     private byte previousForm = DELETED;
+    /** The version before those two, while {@code size >= 3}. */
+    private long thirdVersion;
+
+    private long thirdBits;
+
+    @Nullable
+    private byte[] thirdArray;
+
+    private byte thirdForm = DELETED;
     /**
-     * The versions older than those two, {@code size - 2} of them: at ring place {@code p}, the version at {@code 2p}
-     * and its value's bits at {@code 2p + 1}, one cache line for both; null while none. Null, not a shared empty array:
-     * a million chains pointing at one array would each be a reference G1 tracks into that array's region.
+     * The versions older than those three, {@code size - 3} of them; null while none. Null, not a shared empty ring: a
+     * million chains pointing at one object would each be a reference G1 tracks into that object's region.
      */
     @Nullable
-    private long[] older;
-    /** The forms of the ring's values, one per place: its length is the ring's capacity. Null while none. */
-    @Nullable
-    private byte[] olderForms;
-    /**
-     * The ring's values held in arrays, at the same places; null until the ring holds one (most rings hold only
-     * inline values and deletions). Elements are null except for values in arrays.
-     */
-    @Nullable
-    private byte[][] olderArrays;
-    /** The array slot of the oldest version in the ring. */
-    private int olderHead;
+    private Ring ring;
 
     private int size;
     /** Where the store's {@link ChainPages} hold this chain (a copy is in no page). */
@@ -111,9 +112,13 @@ final class VersionChain {
         copy.previousBits = previousBits;
         copy.previousArray = previousArray;
         copy.previousForm = previousForm;
+        copy.thirdVersion = thirdVersion;
+        copy.thirdBits = thirdBits;
+        copy.thirdArray = thirdArray;
+        copy.thirdForm = thirdForm;
         copy.size = size;
         if (olderCount() > 0) {
-            copy.unwrapFrom(this, olderForms().length);
+            copy.ring = unwrapped(ring(), olderCount(), ring().capacity());
         }
         return copy;
     }
@@ -124,22 +129,21 @@ final class VersionChain {
 
     /** Reads this chain's key and its ring's headers, as an install or a collection will (see ChainTable.touch). */
     int touch() {
-        long[] versions = older;
-        byte[] forms = olderForms;
-        return hash + key.size() + (versions == null ? 0 : versions.length) + (forms == null ? 0 : forms.length);
+        Ring older = ring;
+        return hash + key.size() + (older == null ? 0 : older.slots.length + older.forms.length);
     }
 
-    /** How many versions the ring holds: those older than the newest two. */
+    /** How many versions the ring holds: those older than the newest three. */
     private int olderCount() {
-        return Math.max(0, size - 2);
+        return Math.max(0, size - INLINE_VERSIONS);
     }
 
     long versionAt(int index) {
         checkIndex(index);
         if (index < olderCount()) {
-            return older()[2 * ringSlot(index)];
+            return ring().slots[2 * ringSlot(index)];
         }
-        return index == size - 1 ? newestVersion : previousVersion;
+        return index == size - 1 ? newestVersion : index == size - 2 ? previousVersion : thirdVersion;
     }
 
     @Nullable
@@ -157,32 +161,33 @@ final class VersionChain {
     private byte formAt(int index) {
         checkIndex(index);
         if (index < olderCount()) {
-            return olderForms()[ringSlot(index)];
+            return ring().forms[ringSlot(index)];
         }
-        return index == size - 1 ? newestForm : previousForm;
+        return index == size - 1 ? newestForm : index == size - 2 ? previousForm : thirdForm;
     }
 
     /** The packed bytes of the value at {@code index} if it is inline. */
     private long bitsAt(int index) {
         if (index < olderCount()) {
-            return older()[2 * ringSlot(index) + 1];
+            return ring().slots[2 * ringSlot(index) + 1];
         }
-        return index == size - 1 ? newestBits : previousBits;
+        return index == size - 1 ? newestBits : index == size - 2 ? previousBits : thirdBits;
     }
 
     /** The array of the value at {@code index} if it is held in one, else null. */
     @Nullable
     private byte[] arrayAt(int index) {
         if (index < olderCount()) {
-            byte[][] arrays = olderArrays;
+            byte[][] arrays = ring().arrays;
             return arrays == null ? null : arrays[ringSlot(index)];
         }
-        return index == size - 1 ? newestArray : previousArray;
+        return index == size - 1 ? newestArray : index == size - 2 ? previousArray : thirdArray;
     }
 
     /** Where the ring holds its {@code index}-th oldest version, {@code index < olderCount()}. */
     private int ringSlot(int index) {
-        return (olderHead + index) & ((older().length >> 1) - 1); // of the array a version's read needs anyway
+        Ring older = ring();
+        return (older.head + index) & (older.capacity() - 1);
     }
 
     /** Whether the version at {@code index} is a deletion. */
@@ -270,9 +275,13 @@ final class VersionChain {
         if (version <= newestVersion()) {
             throw new IllegalStateException("version " + version + " is not newer than " + newestVersion);
         }
-        if (size >= 2) {
-            pushOlder(previousVersion, previousForm, previousBits, previousArray);
+        if (size >= INLINE_VERSIONS) {
+            pushOlder(thirdVersion, thirdForm, thirdBits, thirdArray);
         }
+        thirdVersion = previousVersion;
+        thirdBits = previousBits;
+        thirdArray = previousArray;
+        thirdForm = previousForm;
         previousVersion = newestVersion;
         previousBits = newestBits;
         previousArray = newestArray;
@@ -282,30 +291,26 @@ final class VersionChain {
         size++;
     }
 
-    /** Adds the version that stops being one of the newest two to the ring's newest end. */
+    /** Adds the version that stops being one of the newest three to the ring's newest end. */
     private void pushOlder(long version, byte form, long bits, @Nullable byte[] array) {
         int count = olderCount();
-        byte[] forms = olderForms;
-        if (forms == null) {
-            older = new long[2 * OLDER_CAPACITY_MIN];
-            forms = new byte[OLDER_CAPACITY_MIN];
-            olderForms = forms;
-            olderArrays = null;
-            olderHead = 0;
-        } else if (count == forms.length) {
-            resizeOlder(forms.length * 2);
-            forms = olderForms();
+        Ring older = ring;
+        if (older == null) {
+            older = new Ring(OLDER_CAPACITY_MIN);
+            ring = older;
+        } else if (count == older.capacity()) {
+            older = unwrapped(older, count, older.capacity() * 2);
+            ring = older;
         }
-        int slot = (olderHead + count) & (forms.length - 1);
-        long[] longs = older();
-        longs[2 * slot] = version;
-        longs[2 * slot + 1] = bits;
-        forms[slot] = form;
+        int slot = (older.head + count) & (older.capacity() - 1);
+        older.slots[2 * slot] = version;
+        older.slots[2 * slot + 1] = bits;
+        older.forms[slot] = form;
         if (form == IN_ARRAY) {
-            byte[][] arrays = olderArrays;
+            byte[][] arrays = older.arrays;
             if (arrays == null) {
-                arrays = new byte[forms.length][];
-                olderArrays = arrays;
+                arrays = new byte[older.capacity()][];
+                older.arrays = arrays;
             }
             arrays[slot] = array;
         }
@@ -378,26 +383,31 @@ final class VersionChain {
     /** Removes the {@code count} oldest versions. */
     private void removeOldest(int count) {
         if (count < olderCount()) {
-            int capacity = olderForms().length;
+            Ring older = ring();
+            int capacity = older.capacity();
             int mask = capacity - 1;
-            byte[][] arrays = olderArrays;
+            byte[][] arrays = older.arrays;
             if (arrays != null) {
                 for (int i = 0; i < count; i++) {
-                    arrays[(olderHead + i) & mask] = null;
+                    arrays[(older.head + i) & mask] = null;
                 }
             }
-            olderHead = (olderHead + count) & mask;
+            older.head = (older.head + count) & mask;
             size -= count;
             if (capacity >= 16 && olderCount() <= capacity / 4) {
-                resizeOlder(capacity / 2); // a key that was written often and no longer is gives the room back
+                // a key that was written often and no longer is gives the room back
+                ring = unwrapped(older, olderCount(), capacity / 2);
             }
             return;
         }
-        older = null; // the ring empties: the arrays go with it
-        olderForms = null;
-        olderArrays = null;
-        olderHead = 0;
-        size -= count; // what is left is at most the newest two
+        ring = null; // the ring empties: its arrays go with it
+        size -= count; // what is left is at most the newest three
+        if (size <= 2) {
+            thirdVersion = 0;
+            thirdBits = 0;
+            thirdArray = null;
+            thirdForm = DELETED;
+        }
         if (size <= 1) {
             previousVersion = 0;
             previousBits = 0;
@@ -412,49 +422,65 @@ final class VersionChain {
         }
     }
 
-    private long[] older() {
-        long[] longs = older;
-        if (longs == null) {
+    private Ring ring() {
+        Ring older = ring;
+        if (older == null) {
             throw new IllegalStateException("the chain holds no older versions");
         }
-        return longs;
-    }
-
-    private byte[] olderForms() {
-        byte[] forms = olderForms;
-        if (forms == null) {
-            throw new IllegalStateException("the chain holds no older versions");
-        }
-        return forms;
-    }
-
-    /** Moves the ring into arrays of {@code capacity} (a power of two, at least the ring's count), oldest first. */
-    private void resizeOlder(int capacity) {
-        unwrapFrom(this, capacity);
+        return older;
     }
 
     /**
-     * Makes this chain's ring arrays of {@code capacity} holding {@code source}'s ring (this chain's own, or another's
-     * of the same count), oldest first at place 0.
+     * A ring of {@code capacity} places (a power of two, at least {@code count}) holding the {@code count} versions of
+     * {@code source}, oldest first at place 0.
      */
-    private void unwrapFrom(VersionChain source, int capacity) {
-        long[] longs = unwrap(source, source.older(), new long[2 * capacity], 2);
-        byte[][] arrays = source.olderArrays;
-        olderArrays = arrays == null ? null : unwrap(source, arrays, new byte[capacity][], 1);
-        olderForms = unwrap(source, source.olderForms(), new byte[capacity], 1);
-        older = longs;
-        olderHead = 0;
-    }
-
-    /**
-     * Copies {@code ring}, one of {@code source}'s ring arrays, holding {@code width} elements per place, into {@code
-     * out}, oldest first.
-     */
-    private static <A> A unwrap(VersionChain source, A ring, A out, int width) {
-        int count = source.olderCount();
-        int first = Math.min(count, source.olderForms().length - source.olderHead);
-        System.arraycopy(ring, width * source.olderHead, out, 0, width * first);
-        System.arraycopy(ring, 0, out, width * first, width * (count - first));
+    private static Ring unwrapped(Ring source, int count, int capacity) {
+        Ring out = new Ring(capacity);
+        unwrap(source, count, source.slots, out.slots, 2);
+        unwrap(source, count, source.forms, out.forms, 1);
+        if (source.arrays != null) {
+            out.arrays = new byte[capacity][];
+            unwrap(source, count, source.arrays, out.arrays, 1);
+        }
         return out;
+    }
+
+    /**
+     * Copies {@code from}, one of {@code source}'s arrays holding {@code width} elements per place, into {@code to},
+     * its {@code count} versions oldest first.
+     */
+    private static void unwrap(Ring source, int count, Object from, Object to, int width) {
+        int first = Math.min(count, source.capacity() - source.head);
+        System.arraycopy(from, width * source.head, to, 0, width * first);
+        System.arraycopy(from, 0, to, width * first, width * (count - first));
+    }
+
+    /**
+     * The versions of a chain older than its newest three, in parallel arrays whose length is a power of two: the
+     * chain's own fields hold a reference to this one object rather than to each array, which keeps every chain of a
+     * large store 12 bytes smaller, while only keys written again and again reach a ring at all.
+     */
+    private static final class Ring {
+        /** At place {@code p}, the version at {@code 2p} and its value's bits at {@code 2p + 1}, one cache line for both. */
+        final long[] slots;
+        /** The forms of the values, one per place: its length is the capacity. */
+        final byte[] forms;
+        /**
+         * The values held in arrays, at the same places; null until the ring holds one (most rings hold only inline
+         * values and deletions). Elements are null except for values in arrays.
+         */
+        @Nullable
+        byte[][] arrays;
+        /** The place of the oldest version. */
+        int head;
+
+        Ring(int capacity) {
+            slots = new long[2 * capacity];
+            forms = new byte[capacity];
+        }
+
+        int capacity() {
+            return forms.length;
+        }
     }
 }

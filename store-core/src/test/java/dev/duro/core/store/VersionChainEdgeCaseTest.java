@@ -150,11 +150,10 @@ class VersionChainEdgeCaseTest {
         assertThrows(IllegalStateException.class, () -> chain.replaceNewest(Bytes.EMPTY));
         assertEquals(VersionedValue.ABSENT, chain.read(Long.MAX_VALUE));
         assertTrue(chain.collectBelow(100));
-        assertNull(field(chain, "older"));
-        assertNull(field(chain, "olderForms"));
-        assertNull(field(chain, "olderArrays"));
+        assertNull(field(chain, "ring"));
         assertNull(field(chain, "newestArray"));
         assertNull(field(chain, "previousArray"));
+        assertNull(field(chain, "thirdArray"));
     }
 
     @Test
@@ -307,31 +306,34 @@ class VersionChainEdgeCaseTest {
         int size = chain.size();
         byte newestForm = (byte) field(chain, "newestForm");
         byte previousForm = (byte) field(chain, "previousForm");
+        byte thirdForm = (byte) field(chain, "thirdForm");
         assertEquals(newestForm == -1, field(chain, "newestArray") != null, "newest array iff in an array");
         assertEquals(previousForm == -1, field(chain, "previousArray") != null, "previous array iff in an array");
+        assertEquals(thirdForm == -1, field(chain, "thirdArray") != null, "third array iff in an array");
+        if (size < 3) {
+            assertEquals((byte) -2, thirdForm, "no third version");
+        }
         if (size < 2) {
             assertEquals((byte) -2, previousForm, "no previous version");
         }
         if (size == 0) {
             assertEquals((byte) -2, newestForm, "no newest version");
         }
-        long[] older = (long[]) field(chain, "older");
-        byte[] forms = (byte[]) field(chain, "olderForms");
-        byte[][] arrays = (byte[][]) field(chain, "olderArrays");
-        int count = Math.max(0, size - 2);
+        Object ring = field(chain, "ring");
+        int count = Math.max(0, size - 3);
         if (count == 0) {
-            assertNull(older, "no ring without older versions");
-            assertNull(forms, "no ring without older versions");
-            assertNull(arrays, "no ring without older versions");
+            assertNull(ring, "no ring without older versions");
             return;
         }
-        assertNotNull(older);
-        assertNotNull(forms);
+        assertNotNull(ring);
+        long[] older = (long[]) field(ring, "slots");
+        byte[] forms = (byte[]) field(ring, "forms");
+        byte[][] arrays = (byte[][]) field(ring, "arrays");
         int capacity = forms.length;
         assertEquals(0, capacity & (capacity - 1), "capacity a power of two");
         assertTrue(capacity >= count, "capacity holds the ring");
         assertEquals(2 * capacity, older.length);
-        int head = (int) field(chain, "olderHead");
+        int head = (int) field(ring, "head");
         assertTrue(head >= 0 && head < capacity, "head inside the ring");
         if (arrays == null) {
             for (int i = 0; i < count; i++) {
@@ -347,11 +349,11 @@ class VersionChainEdgeCaseTest {
         }
     }
 
-    private static Object field(VersionChain chain, String name) {
+    private static Object field(Object owner, String name) {
         try {
-            Field field = VersionChain.class.getDeclaredField(name);
+            Field field = owner.getClass().getDeclaredField(name);
             field.setAccessible(true);
-            return field.get(chain);
+            return field.get(owner);
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }

@@ -190,22 +190,22 @@ public class ValueCodec {
      */
     public List<Bytes> readReadSet(ByteReader in, int keysBefore) {
         int count = readKeyCount(in, keysBefore, "read set size");
-        List<Bytes> readSet = new ArrayList<>(count);
+        Bytes[] readSet = new Bytes[count];
         for (int i = 0; i < count; i++) {
-            readSet.add(readKey(in));
+            readSet[i] = readKey(in);
         }
-        return readSet;
+        return List.of(readSet); // immutable already: a request made of it need not copy it again
     }
 
     /** A write set, counted towards the key limit like {@link #readReadSet}. */
     public List<Write> readWriteSet(ByteReader in, int keysBefore) {
         int count = readKeyCount(in, keysBefore, "write set size");
-        List<Write> writeSet = new ArrayList<>(count);
+        Write[] writeSet = new Write[count];
         for (int i = 0; i < count; i++) {
             Bytes key = readKey(in);
-            writeSet.add(new Write(key, readNullableValue(in)));
+            writeSet[i] = new Write(key, readNullableValue(in));
         }
-        return writeSet;
+        return List.of(writeSet);
     }
 
     /** Scanned ranges: a count, then per range its start and its end behind a presence byte (none: no end). */
