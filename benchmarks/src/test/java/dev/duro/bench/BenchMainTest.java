@@ -160,8 +160,9 @@ class BenchMainTest {
                 .build();
         List<String> expected = new ArrayList<>(store);
         expected.addAll(List.of("-XX:-UseTransparentHugePages", "-Xmx2g"));
-        assertEquals(expected, List.copyOf(given.getJvmArgsAppend().get()));
-        assertTrue(expected.containsAll(StoreJvmOptions.G1_REFINEMENT_IN_PAUSES), "refinement in the pauses");
+        List<String> forks = List.copyOf(given.getJvmArgsAppend().get());
+        assertEquals(expected, forks);
+        assertTrue(forks.containsAll(StoreJvmOptions.G1_REFINEMENT_IN_PAUSES), "refinement in the pauses");
         assertEquals(4, given.getWarmupIterations().get(), "the given option");
         assertEquals(1, given.getForkCount().get(), "the suite's default");
 

@@ -22,7 +22,8 @@ public final class StoreJvmOptions {
 
     /**
      * The options for Java {@code javaFeature}: {@link #G1_REFINEMENT_IN_PAUSES} where it has those flags, then huge
-     * pages if {@code hugePages} ({@link HugePages#offered}).
+     * pages if {@code hugePages} ({@link HugePages#offered}). A new list, which the caller may extend with options of its
+     * own.
      */
     public static List<String> of(int javaFeature, boolean hugePages) {
         List<String> options = new ArrayList<>();

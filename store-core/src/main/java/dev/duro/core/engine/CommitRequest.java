@@ -4,7 +4,7 @@ import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -64,12 +64,11 @@ public record CommitRequest(
         this(tid, participants, sameSnapshot(participants.size(), snapshot), readSet, writeSet, List.of());
     }
 
-    /**
-     * {@code count} copies of {@code snapshot}: for one participant a list the canonical constructor keeps as it is,
-     * where it would copy the copies.
-     */
+    /** {@code count} copies of {@code snapshot}, in an immutable list that the canonical constructor keeps as it is. */
     static List<Long> sameSnapshot(int count, long snapshot) {
-        return count == 1 ? List.of(snapshot) : Collections.nCopies(count, snapshot);
+        Long[] copies = new Long[count];
+        Arrays.fill(copies, snapshot);
+        return List.of(copies);
     }
 
     public boolean isGlobal() {

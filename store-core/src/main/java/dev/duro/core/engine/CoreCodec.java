@@ -12,7 +12,6 @@ import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.codec.ValueCodec;
 import dev.duro.core.snapshot.Frontier;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -100,13 +99,12 @@ public final class CoreCodec extends ValueCodec {
         List<Long> snapshots;
         if (formatOne) {
             snapshots = CommitRequest.sameSnapshot(participants.size(), readNonNegative(in, "snapshot"));
-        } else if (participants.size() == 1) {
-            snapshots = List.of(readNonNegative(in, "snapshot")); // a local's, in a list the request keeps as it is
         } else {
-            snapshots = new ArrayList<>(participants.size());
-            for (int i = 0; i < participants.size(); i++) {
-                snapshots.add(readNonNegative(in, "snapshot"));
+            Long[] each = new Long[participants.size()];
+            for (int i = 0; i < each.length; i++) {
+                each[i] = readNonNegative(in, "snapshot");
             }
+            snapshots = List.of(each); // immutable already, as the request keeps it
         }
         List<Bytes> readSet = readReadSet(in, 0);
         List<Write> writeSet = readWriteSet(in, readSet.size());
