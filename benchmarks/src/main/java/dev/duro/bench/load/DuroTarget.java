@@ -4,6 +4,7 @@ import dev.duro.client.DuroClient;
 import dev.duro.client.ScanOrder;
 import dev.duro.client.Transaction;
 import dev.duro.client.TransactionAbortedException;
+import dev.duro.client.UnavailableException;
 import dev.duro.core.Bytes;
 import dev.duro.core.KeyRange;
 import dev.duro.server.tls.CertsCommand;
@@ -31,6 +32,11 @@ public final class DuroTarget implements Target {
 
     private final DuroClient client;
 
+    /** How long a started or named cluster has to serve. */
+    private static final Duration READY_WAIT = Duration.ofSeconds(60);
+    /** How often, meanwhile, the nodes started here are checked for having exited. */
+    private static final Duration READY_CHECK = Duration.ofSeconds(2);
+
     private DuroTarget(String name, @Nullable LocalBenchCluster cluster, List<Long> serverPids, String seeds) {
         this.name = name;
         this.cluster = cluster;
@@ -46,7 +52,7 @@ public final class DuroTarget implements Target {
         }
         this.client = builder.build();
         try {
-            client.awaitReady(Duration.ofSeconds(60));
+            awaitReady(cluster, client);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -73,6 +79,29 @@ public final class DuroTarget implements Target {
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
+        }
+    }
+
+    /**
+     * Waits up to {@link #READY_WAIT} for the cluster to serve, in short waits between which it checks that the nodes it
+     * started still run: a node that exits (a setting it rejects, a port taken) fails the start at once, naming the
+     * node and the last lines of its log, rather than after the whole wait.
+     */
+    private static void awaitReady(@Nullable LocalBenchCluster cluster, DuroClient client) {
+        long deadline = System.nanoTime() + READY_WAIT.toNanos();
+        while (true) {
+            try {
+                client.awaitReady(READY_CHECK);
+                return;
+            } catch (UnavailableException notYet) {
+                String failure = cluster == null ? null : cluster.startFailure();
+                if (failure != null) {
+                    throw new IllegalStateException("the cluster did not start: " + failure, notYet);
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    throw notYet;
+                }
+            }
         }
     }
 

@@ -45,6 +45,8 @@ final class LocalBenchCluster implements AutoCloseable {
     static final String EXTRA_NODE_JVM_OPTIONS = "duro.bench.node-java-options";
 
     private static final Duration STOP_WAIT = Duration.ofSeconds(20);
+    /** How many of the last lines of an exited node's log a start failure quotes. */
+    private static final int FAILURE_LINES = 3;
     /** The common name of the load generator's client certificate, with {@code --tls}. */
     static final String TLS_CLIENT = "bench";
 
@@ -53,6 +55,10 @@ final class LocalBenchCluster implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     private final String seeds;
     private final @Nullable Path tlsDirectory;
+    /** Where each node process writes its output ({@code <id>.log}). */
+    private final Path logDirectory;
+
+    private boolean closed;
 
     LocalBenchCluster(
             int partitions,
@@ -62,6 +68,7 @@ final class LocalBenchCluster implements AutoCloseable {
             Map<String, String> settings,
             Path logDirectory)
             throws IOException {
+        this.logDirectory = logDirectory;
         dataDirectory = Files.createTempDirectory("duro-bench-");
         tlsDirectory = tls ? dataDirectory.resolve("tls") : null;
         List<Integer> ports = freePorts(2 * replicas);
@@ -183,6 +190,41 @@ final class LocalBenchCluster implements AutoCloseable {
         return exited;
     }
 
+    /**
+     * Why the cluster could not start, if a node process has exited: each such node with its exit code and the last
+     * lines of its log (a node that rejects its configuration says so there and exits); null if every node runs.
+     */
+    @Nullable
+    String startFailure() {
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < processes.size(); i++) {
+            Process process = processes.get(i);
+            if (!process.isAlive()) {
+                String id = "b" + (i + 1);
+                Path log = logDirectory.resolve(id + ".log");
+                failures.add(
+                        id + " exited with code " + process.exitValue() + " (" + log + ": " + lastLines(log) + ")");
+            }
+        }
+        return failures.isEmpty() ? null : String.join("; ", failures);
+    }
+
+    /** The last {@link #FAILURE_LINES} lines of {@code log} that are not blank, joined by {@code " | "}. */
+    private static String lastLines(Path log) {
+        try (Stream<String> lines = Files.lines(log)) {
+            List<String> kept = new ArrayList<>();
+            lines.filter(line -> !line.isBlank()).forEach(line -> {
+                if (kept.size() == FAILURE_LINES) {
+                    kept.remove(0);
+                }
+                kept.add(line.strip());
+            });
+            return kept.isEmpty() ? "empty" : String.join(" | ", kept);
+        } catch (IOException | UncheckedIOException unreadable) {
+            return "unreadable: " + unreadable.getMessage();
+        }
+    }
+
     /** Commands and log entries proposed so far by every node's group committers; null unless in process. */
     @Nullable
     long[] commandsAndEntries() {
@@ -218,8 +260,13 @@ final class LocalBenchCluster implements AutoCloseable {
         }
     }
 
+    /** Stops the nodes and deletes their data; a second call does nothing. */
     @Override
     public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
         // Stop the nodes together: stopped one by one, the survivors log a stream of failed appends to the first.
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
         for (DuroServer server : servers) {
