@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
@@ -63,6 +64,8 @@ public final class ConsensusNode implements Closeable {
     private final FreshReplicaWatch freshReplicaWatch;
     /** Handles the answers of entries proposed to a local leader, off its applier thread ({@link LocalLeader}). */
     private final ExecutorService proposals;
+    /** Ends the waits of entries lingering for more commands ({@code raft.batch-linger-micros}), every partition's. */
+    private final ScheduledExecutorService lingers;
 
     private ConsensusNode(
             String nodeId,
@@ -103,6 +106,7 @@ public final class ConsensusNode implements Closeable {
                 .build();
         this.freshReplicaWatch = new FreshReplicaWatch(nodeId, topology, server, raftParameters);
         this.proposals = Executors.newSingleThreadExecutor(LogContext.daemonThreads("proposals", nodeId));
+        this.lingers = Executors.newSingleThreadScheduledExecutor(LogContext.daemonThreads("batch-linger", nodeId));
     }
 
     /**
@@ -207,7 +211,8 @@ public final class ConsensusNode implements Closeable {
     private GroupCommitter newCommitter(int partition) {
         LocalLeader local =
                 new LocalLeader(server, topology.groupId(partition), () -> replicas.containsKey(partition), proposals);
-        return new GroupCommitter(partition, newClient(partition), local, batches, settings);
+        ProposalPipeline.Delays delays = (nanos, task) -> lingers.schedule(task, nanos, TimeUnit.NANOSECONDS);
+        return new GroupCommitter(partition, newClient(partition), local, batches, settings, delays);
     }
 
     private RaftClient newClient(int partition) {
@@ -308,5 +313,6 @@ public final class ConsensusNode implements Closeable {
         }
         server.close();
         proposals.shutdown();
+        lingers.shutdown(); // a wait it drops belonged to a committer closed above, whose queue is empty
     }
 }

@@ -17,7 +17,8 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 /**
  * Group commit into one partition's log: at most {@code raft.proposals-in-flight-max} proposals in flight from
  * this node to the partition; commands submitted meanwhile accumulate and go out together as the next log entry,
- * bounded by count and bytes. A single client sees one round trip; many clients share entries, so throughput is entries per second
+ * bounded by count and bytes, which waits up to {@code raft.batch-linger-micros} for company when the partition is
+ * busy ({@link ProposalPipeline}). A single client sees one round trip; many clients share entries, so throughput is entries per second
  * times commands per entry.
  *
  * <p>Commands other than commit requests (decisions, abort requests, cuts) go first: {@link ProposalQueue}.
@@ -37,13 +38,21 @@ public final class GroupCommitter implements Closeable {
     /** Queueing, batching and the limit on proposals in flight; this class only proposes to Raft. */
     private final ProposalPipeline pipeline;
 
+    /**
+     * @param delays the node's timer for entries that wait for more commands ({@code raft.batch-linger-micros})
+     */
     GroupCommitter(
-            int partition, RaftClient client, LocalLeader local, CommandBatches batches, ConsensusSettings settings) {
+            int partition,
+            RaftClient client,
+            LocalLeader local,
+            CommandBatches batches,
+            ConsensusSettings settings,
+            ProposalPipeline.Delays delays) {
         this.partition = partition;
         this.client = client;
         this.local = local;
         this.batches = batches;
-        this.pipeline = new ProposalPipeline(partition, settings, this::propose);
+        this.pipeline = new ProposalPipeline(partition, settings, this::propose, delays);
     }
 
     /**

@@ -74,6 +74,17 @@ final class ProposalQueue<T extends ProposalQueue.Sized> {
         return urgent.isEmpty() && commits.isEmpty();
     }
 
+    /** Whether a decision, an abort request or a cut waits: the next entry should not wait for company. */
+    boolean hasUrgent() {
+        return !urgent.isEmpty();
+    }
+
+    /** Whether what is queued already fills a log entry, by count or by bytes. */
+    boolean fillsAnEntry() {
+        int count = urgent.size() + commits.size();
+        return count >= batchCommandsMax || urgentBytes + commitBytes >= batchBytesMax;
+    }
+
     /**
      * Removes the next log entry's commands: urgent ones first, then commit requests, in their order, up to
      * {@code raft.batch-commands-max} commands and {@code raft.batch-bytes-max} bytes (one command at least,

@@ -20,7 +20,8 @@ class ConsensusSettingsTest {
                 bytes,
                 Math.max(bytes, 64L << 20),
                 1,
-                Duration.ofSeconds(3));
+                Duration.ofSeconds(3),
+                ConsensusSettings.BATCH_LINGER_MICROS_DEFAULT);
     }
 
     @Test

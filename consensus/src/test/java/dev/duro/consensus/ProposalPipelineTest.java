@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,6 +47,10 @@ class ProposalPipelineTest {
     private final List<Entry> proposed = new ArrayList<>();
 
     private static ConsensusSettings settings(int proposalsInFlightMax) {
+        return settings(proposalsInFlightMax, 0);
+    }
+
+    private static ConsensusSettings settings(int proposalsInFlightMax, long lingerMicros) {
         return new ConsensusSettings(
                 Path.of("raft"),
                 "127.0.0.1",
@@ -56,16 +61,41 @@ class ProposalPipelineTest {
                 BATCH_BYTES_MAX,
                 QUEUED_BYTES_MAX,
                 proposalsInFlightMax,
-                Duration.ofSeconds(3));
+                Duration.ofSeconds(3),
+                lingerMicros);
     }
 
     private ProposalPipeline pipeline(int proposalsInFlightMax) {
-        return new ProposalPipeline(7, settings(proposalsInFlightMax), (encoded, answer) -> {
-            synchronized (proposed) {
-                proposed.add(new Entry(
-                        encoded.stream().map(ProposalPipelineTest::nameOf).toList(), answer));
-            }
+        return new ProposalPipeline(7, settings(proposalsInFlightMax), this::record);
+    }
+
+    private void record(List<byte[]> encoded, Consumer<Throwable> answer) {
+        synchronized (proposed) {
+            proposed.add(
+                    new Entry(encoded.stream().map(ProposalPipelineTest::nameOf).toList(), answer));
+        }
+    }
+
+    /** The waits a lingering pipeline asked its timer for, in order; the test fires them by hand. */
+    private final List<Runnable> timers = new ArrayList<>();
+
+    private final List<Long> timerNanos = new ArrayList<>();
+
+    private ProposalPipeline lingering(long lingerMicros) {
+        return new ProposalPipeline(7, settings(1, lingerMicros), this::record, (nanos, task) -> {
+            timerNanos.add(nanos);
+            timers.add(task);
         });
+    }
+
+    /** Gets {@code pipeline} to where the entry before the next carried two commands: its partition is busy. */
+    private void busy(ProposalPipeline pipeline) {
+        pipeline.submit(command("a"), false);
+        pipeline.submit(command("b1"), false);
+        pipeline.submit(command("b2"), false);
+        entry(0).commit();
+        assertEquals(List.of(List.of("a"), List.of("b1", "b2")), entries(), "after one command, no wait");
+        assertTrue(timers.isEmpty(), "an entry after a single command never waits");
     }
 
     /** A command of {@code bytes} bytes that starts with its name, padded with zeros. */
@@ -292,6 +322,101 @@ class ProposalPipelineTest {
         IllegalStateException closed =
                 assertThrows(IllegalStateException.class, () -> pipeline.submit(command("late"), false));
         assertTrue(closed.getMessage().contains("partition 7 committer is closed"), closed.getMessage());
+    }
+
+    @Test
+    void aBusyPartitionsNextEntryWaitsForCompanyUntilItsTimerFires() {
+        ProposalPipeline pipeline = lingering(700);
+        busy(pipeline);
+        CompletableFuture<Void> c = pipeline.submit(command("c"), false);
+        entry(1).commit();
+
+        assertEquals(2, entries().size(), "the entry after two commands waits");
+        assertEquals(List.of(700_000L), timerNanos, "for raft.batch-linger-micros");
+        pipeline.submit(command("d"), false);
+        assertEquals(2, entries().size(), "and a command arriving meanwhile joins it");
+        timers.get(0).run();
+
+        assertEquals(List.of("c", "d"), entries().get(2), "the timer sends what has come");
+        entry(2).commit();
+        assertTrue(c.isDone() && !c.isCompletedExceptionally());
+        assertEquals(3, pipeline.entriesSent());
+        assertEquals(5, pipeline.commandsSent());
+    }
+
+    @Test
+    void aSingleClientsEntriesNeverWait() {
+        ProposalPipeline pipeline = lingering(700);
+        for (int i = 0; i < 5; i++) {
+            pipeline.submit(command("c" + i), false);
+            assertEquals(i + 1, entries().size(), "each command goes out at once");
+            entry(i).commit();
+        }
+        assertTrue(timers.isEmpty());
+    }
+
+    @Test
+    void aFullEntryCutsTheWaitShortAndItsTimerThenChangesNothing() {
+        ProposalPipeline pipeline = lingering(700);
+        busy(pipeline);
+        pipeline.submit(command("c1"), false);
+        entry(1).commit();
+        assertEquals(1, timers.size(), "waiting");
+        pipeline.submit(command("c2"), false);
+        pipeline.submit(command("c3"), false); // BATCH_COMMANDS_MAX: the entry is full
+
+        assertEquals(List.of("c1", "c2", "c3"), entries().get(2), "a full entry goes at once");
+        pipeline.submit(command("c4"), false);
+        timers.get(0).run(); // the timer of the wait that was cut short
+
+        assertEquals(3, entries().size(), "it does not send c4 while c1-c3 are in flight");
+        entry(2).commit();
+        assertEquals(2, timers.size(), "the entry after three commands waits in its turn");
+        timers.get(1).run();
+        assertEquals(List.of("c4"), entries().get(3));
+    }
+
+    @Test
+    void anUrgentCommandCutsTheWaitShortAndGoesFirst() {
+        ProposalPipeline pipeline = lingering(700);
+        busy(pipeline);
+        pipeline.submit(command("commit"), false);
+        entry(1).commit();
+        assertEquals(1, timers.size(), "waiting");
+
+        pipeline.submit(command("decision"), true);
+
+        assertEquals(List.of("decision", "commit"), entries().get(2), "a decision does not wait for company");
+        entry(2).commit();
+        pipeline.submit(command("cut"), true);
+        assertEquals(List.of("cut"), entries().get(3), "nor does an entry that starts with one");
+        assertEquals(1, timers.size());
+    }
+
+    @Test
+    void aTimerThatRefusesBecauseTheNodeClosesSendsTheEntryAtOnce() {
+        ProposalPipeline pipeline = new ProposalPipeline(7, settings(1, 700), this::record, (nanos, task) -> {
+            throw new RejectedExecutionException("closing");
+        });
+        busy(pipeline);
+        pipeline.submit(command("c"), false);
+        entry(1).commit();
+
+        assertEquals(List.of("c"), entries().get(2));
+    }
+
+    @Test
+    void withoutATimerOrWithALingerOfZeroNothingWaits() {
+        for (ProposalPipeline pipeline : List.of(
+                new ProposalPipeline(7, settings(1, 700), this::record),
+                new ProposalPipeline(7, settings(1, 0), this::record, (nanos, task) -> timers.add(task)))) {
+            proposed.clear();
+            busy(pipeline);
+            pipeline.submit(command("c"), false);
+            entry(1).commit();
+            assertEquals(List.of("c"), entries().get(2));
+        }
+        assertTrue(timers.isEmpty());
     }
 
     @Test

@@ -33,6 +33,7 @@ final class ConsensusConfiguration {
                 defaults.batchBytesMax(),
                 defaults.queuedBytesMax(),
                 config.proposalsInFlightMax(),
-                defaults.requestTimeout());
+                defaults.requestTimeout(),
+                config.batchLingerMicros());
     }
 }

@@ -68,6 +68,7 @@ public final class ServerConfig {
     private final long snapshotEveryEntries;
     private final int batchCommandsMax;
     private final int proposalsInFlightMax;
+    private final int batchLingerMicros;
     private final Duration readWaitMax;
     private final Duration commitTimeout;
     private final long coordinatorLagMax;
@@ -125,6 +126,7 @@ public final class ServerConfig {
         snapshotEveryEntries = in.integer(Settings.SNAPSHOT_EVERY_ENTRIES);
         batchCommandsMax = in.integer(Settings.BATCH_COMMANDS_MAX);
         proposalsInFlightMax = in.integer(Settings.PROPOSALS_IN_FLIGHT_MAX);
+        batchLingerMicros = in.integer(Settings.BATCH_LINGER_MICROS);
         readWaitMax = Duration.ofMillis(in.integer(Settings.READ_WAIT_MILLIS_MAX));
         commitTimeout = Duration.ofMillis(in.integer(Settings.COMMIT_TIMEOUT_MILLIS));
         coordinatorLagMax = in.integer(Settings.COORDINATOR_LAG_MAX);
@@ -259,6 +261,11 @@ public final class ServerConfig {
 
     public int proposalsInFlightMax() {
         return proposalsInFlightMax;
+    }
+
+    /** {@code raft.batch-linger-micros}: how long a busy partition's next log entry waits for more commands. */
+    public int batchLingerMicros() {
+        return batchLingerMicros;
     }
 
     /** {@code auth.refresh-millis}. */
