@@ -23,7 +23,7 @@ import java.time.Duration;
  *     1 waits a Raft round between entries (the largest batches); more keep the log busy while one commits
  * @param requestTimeout how long one log append may take before it is retried
  * @param batchLingerMicros how long a log entry whose turn has come waits for more commands when the partition is busy
- *     (the entry before it carried more than one command), unless it is full or holds a decision or a cut: fewer,
+ *     (the entry before it carried more than one commit request), unless it is full or holds a decision or a cut: fewer,
  *     fuller entries for a little latency; 0 proposes at once ({@link ProposalPipeline})
  */
 public record ConsensusSettings(

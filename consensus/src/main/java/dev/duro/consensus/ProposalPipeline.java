@@ -18,7 +18,7 @@ import javax.annotation.Nullable;
  * its entry's answer. The committer proposes the entries to the partition's Raft group ({@link Proposer}).
  *
  * <p>An entry whose turn has come waits up to {@code raft.batch-linger-micros} for more commands when the partition
- * is busy, which the entry before it shows by carrying more than one command. On this machine what a log entry costs
+ * is busy, which the entry before it shows by carrying more than one commit request. On this machine what a log entry costs
  * (the appends, syncs and messages of every replica) outweighs what its transactions cost at tens of clients, so
  * fewer, fuller entries spend less CPU per transaction; a single client, whose entries carry one command, never
  * waits. An entry that is already full, or that carries a decision, an abort request or a cut (which transactions
@@ -44,7 +44,8 @@ final class ProposalPipeline {
         void propose(List<byte[]> encodedCommands, Consumer<Throwable> answered);
     }
 
-    private record Queued(byte[] encoded, CompletableFuture<Void> appended) implements ProposalQueue.Sized {
+    private record Queued(byte[] encoded, boolean urgent, CompletableFuture<Void> appended)
+            implements ProposalQueue.Sized {
         @Override
         public int bytes() {
             return encoded.length;
@@ -66,9 +67,12 @@ final class ProposalPipeline {
     @GuardedBy("this")
     private boolean closed;
 
-    /** Commands in the last entry proposed: more than one, and the next entry waits for company. */
+    /**
+     * Commit requests in the last entry proposed: more than one, and the next entry waits for company. Decisions and
+     * cuts do not count: they follow global transactions and the chain's clock, not how many clients commit here.
+     */
     @GuardedBy("this")
-    private int lastEntryCommands;
+    private int lastEntryCommits;
 
     /** The next entry waits: its timer is set and has not fired yet. */
     @GuardedBy("this")
@@ -118,7 +122,7 @@ final class ProposalPipeline {
             if (closed) {
                 throw new IllegalStateException("partition " + partition + " committer is closed");
             }
-            queue.add(new Queued(encoded, appended), urgent);
+            queue.add(new Queued(encoded, urgent, appended), urgent);
         }
         sendNext();
         return appended;
@@ -150,7 +154,7 @@ final class ProposalPipeline {
                 }
                 lingered = false;
                 batch = queue.nextBatch();
-                lastEntryCommands = batch.size();
+                lastEntryCommits = commitsIn(batch);
                 inFlight++;
                 entriesSent++;
                 commandsSent += batch.size();
@@ -174,7 +178,17 @@ final class ProposalPipeline {
 
     @GuardedBy("this")
     private boolean shouldLinger() {
-        return lingerNanos > 0 && !lingered && lastEntryCommands > 1 && !mustGoNow();
+        return lingerNanos > 0 && !lingered && lastEntryCommits > 1 && !mustGoNow();
+    }
+
+    private static int commitsIn(List<Queued> batch) {
+        int commits = 0;
+        for (Queued queued : batch) {
+            if (!queued.urgent()) {
+                commits++;
+            }
+        }
+        return commits;
     }
 
     /** An entry that is full, or that carries a command others wait for, does not wait for company. */

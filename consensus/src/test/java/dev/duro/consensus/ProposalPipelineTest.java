@@ -394,6 +394,21 @@ class ProposalPipelineTest {
     }
 
     @Test
+    void decisionsAndCutsBesideOneCommitRequestDoNotMakeThePartitionBusy() {
+        ProposalPipeline pipeline = lingering(700);
+        pipeline.submit(command("a"), false);
+        pipeline.submit(command("decision"), true);
+        pipeline.submit(command("c1"), false);
+        entry(0).commit();
+        assertEquals(List.of("decision", "c1"), entries().get(1));
+        pipeline.submit(command("c2"), false);
+        entry(1).commit();
+
+        assertEquals(List.of("c2"), entries().get(2), "one commit request per entry: nobody to wait for");
+        assertTrue(timers.isEmpty());
+    }
+
+    @Test
     void aTimerThatRefusesBecauseTheNodeClosesSendsTheEntryAtOnce() {
         ProposalPipeline pipeline = new ProposalPipeline(7, settings(1, 700), this::record, (nanos, task) -> {
             throw new RejectedExecutionException("closing");

@@ -187,8 +187,8 @@ final class Settings {
             ConsensusSettings.BATCH_LINGER_MICROS_DEFAULT,
             0,
             ConsensusSettings.BATCH_LINGER_MICROS_MAX,
-            "how long a partition's next log entry waits for more commands when the last one carried several"
-                    + " (not when it is full or holds a decision or a cut): fewer, fuller entries for a little"
+            "how long a partition's next log entry waits for more commands when the last one carried several commit"
+                    + " requests (not when it is full or holds a decision or a cut): fewer, fuller entries for a little"
                     + " latency; `0` sends at once (docs/performance.md, \"Entries that wait for company\")");
     static final Int READ_WAIT_MILLIS_MAX = new Int(
             "server.read-wait-millis-max",
