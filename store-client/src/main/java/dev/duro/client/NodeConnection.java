@@ -27,6 +27,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
@@ -98,6 +99,13 @@ final class NodeConnection {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        // One flush for the requests handed to the event loop together (the sessions of a pool
+                        // committing at once): one system call, not one each. First, so that TLS records join too.
+                        channel.pipeline()
+                                .addLast(
+                                        "flushes",
+                                        new FlushConsolidationHandler(
+                                                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
                         if (tls != null) {
                             channel.pipeline()
                                     .addLast("tls", tls.newHandler(channel.alloc(), address.host(), address.port()));

@@ -15,9 +15,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.Closeable;
@@ -67,9 +65,8 @@ public final class DuroServer implements Closeable {
         this.config = config;
         String node = config.nodeId();
         this.bossGroup =
-                new NioEventLoopGroup(1, LogContext.forNode(node, new DefaultThreadFactory(node + "-accept", true)));
-        this.workerGroup =
-                new NioEventLoopGroup(2, LogContext.forNode(node, new DefaultThreadFactory(node + "-io", true)));
+                NettyLoops.group(1, LogContext.forNode(node, new DefaultThreadFactory(node + "-accept", true)));
+        this.workerGroup = NettyLoops.group(2, LogContext.forNode(node, new DefaultThreadFactory(node + "-io", true)));
         this.timers = Executors.newSingleThreadScheduledExecutor(LogContext.daemonThreads("timers", node));
         this.localVotes = new ThreadPoolExecutor(
                 1,
@@ -203,12 +200,13 @@ public final class DuroServer implements Closeable {
         ServerConfig.HostPort self = config.self().address();
         listener = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
-                .channel(NioServerSocketChannel.class)
+                .channel(NettyLoops.serverChannel(bossGroup))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
                         ConnectionIdentity.install(channel.pipeline(), tls);
+                        NettyLoops.consolidateFlushes(channel.pipeline());
                         if (tls != null) {
                             // Snapshot files cross TLS in chunks (SnapshotTransfer), below the frame encoder.
                             channel.pipeline().addLast("chunks", new ChunkedWriteHandler());

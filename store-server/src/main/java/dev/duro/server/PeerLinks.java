@@ -14,7 +14,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.Closeable;
@@ -71,6 +70,7 @@ final class PeerLinks implements Closeable {
                     }
                     WireFrames.install(channel.pipeline(), frameBytesMax);
                     channel.pipeline().addLast("failures", new FailureLog(node.id()));
+                    NettyLoops.consolidateFlushes(channel.pipeline());
                 }
             });
         }
@@ -108,7 +108,7 @@ final class PeerLinks implements Closeable {
         this.tls = tls;
         this.bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(NettyLoops.socketChannel(group))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1_000);
     }
