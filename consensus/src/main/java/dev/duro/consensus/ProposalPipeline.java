@@ -44,8 +44,7 @@ final class ProposalPipeline {
         void propose(List<byte[]> encodedCommands, Consumer<Throwable> answered);
     }
 
-    private record Queued(byte[] encoded, boolean urgent, CompletableFuture<Void> appended)
-            implements ProposalQueue.Sized {
+    private record Queued(byte[] encoded, CompletableFuture<Void> appended) implements ProposalQueue.Sized {
         @Override
         public int bytes() {
             return encoded.length;
@@ -56,7 +55,8 @@ final class ProposalPipeline {
     private final Proposer proposer;
     private final int inFlightMax;
     private final long lingerNanos;
-    private final Delays delays;
+    /** The timer of waiting entries; null never waits. */
+    private final @Nullable Delays delays;
 
     @GuardedBy("this")
     private final ProposalQueue<Queued> queue;
@@ -74,17 +74,17 @@ final class ProposalPipeline {
     @GuardedBy("this")
     private int lastEntryCommits;
 
-    /** The next entry waits: its timer is set and has not fired yet. */
+    /** The wait of the next entry, whose timer has not fired yet; null when it does not wait. */
     @GuardedBy("this")
-    private boolean lingering;
+    private @Nullable Wait waiting;
 
-    /** Waits begun so far; a timer that fires for an earlier one finds its entry gone. */
-    @GuardedBy("this")
-    private long lingers;
-
-    /** The next entry has waited: it goes with whatever is queued. */
-    @GuardedBy("this")
-    private boolean lingered;
+    /** One entry's wait for company; its timer, when it fires, sends the entry if that is still waiting. */
+    private final class Wait implements Runnable {
+        @Override
+        public void run() {
+            sendNext(this);
+        }
+    }
 
     @GuardedBy("this")
     private long entriesSent;
@@ -105,8 +105,8 @@ final class ProposalPipeline {
         this.proposer = proposer;
         this.queue = new ProposalQueue<>(partition, settings);
         this.inFlightMax = settings.proposalsInFlightMax();
-        this.lingerNanos = delays == null ? 0 : TimeUnit.MICROSECONDS.toNanos(settings.batchLingerMicros());
-        this.delays = delays == null ? (nanos, task) -> task.run() : delays;
+        this.lingerNanos = TimeUnit.MICROSECONDS.toNanos(settings.batchLingerMicros());
+        this.delays = delays;
     }
 
     /**
@@ -122,39 +122,52 @@ final class ProposalPipeline {
             if (closed) {
                 throw new IllegalStateException("partition " + partition + " committer is closed");
             }
-            queue.add(new Queued(encoded, urgent, appended), urgent);
+            queue.add(new Queued(encoded, appended), urgent);
         }
         sendNext();
         return appended;
     }
 
     private void sendNext() {
+        sendNext(null);
+    }
+
+    /** @param ended the wait whose timer fired, if that is why: its entry goes now with what has come */
+    private void sendNext(@Nullable Wait ended) {
         // A loop, not a recursion: a proposer that throws fails its entry and frees its slot for the next one.
         while (true) {
             List<Queued> batch;
             synchronized (this) {
+                boolean waited = ended != null;
+                if (waited) {
+                    if (waiting != ended) {
+                        return; // that entry went already: it filled up, or a decision or a cut came
+                    }
+                    waiting = null;
+                    ended = null; // the next turn of the loop, if any, is another entry
+                }
                 if (inFlight >= inFlightMax || queue.isEmpty()) {
                     return;
                 }
-                if (lingering) {
+                if (waiting != null) {
                     if (!mustGoNow()) {
                         return; // still waiting for company
                     }
-                    lingering = false; // cut short: its timer, when it fires, finds a later linger or none
-                } else if (shouldLinger()) {
-                    long linger = ++lingers;
+                    waiting = null; // cut short: its timer will find it gone
+                } else if (!waited && delays != null && shouldWait()) {
+                    Wait wait = new Wait();
                     try {
-                        // The timer takes this lock before it looks: it sees the flag even if it fires at once.
-                        delays.after(lingerNanos, () -> lingerEnded(linger));
-                        lingering = true;
+                        // The timer takes this lock before it looks: it sees the wait even if it fires at once.
+                        delays.after(lingerNanos, wait);
+                        waiting = wait;
                         return;
                     } catch (RejectedExecutionException closing) {
                         // The node is closing and has no timer left: the entry goes now.
                     }
                 }
-                lingered = false;
+                int urgent = queue.urgentQueued();
                 batch = queue.nextBatch();
-                lastEntryCommits = commitsIn(batch);
+                lastEntryCommits = Math.max(0, batch.size() - urgent); // an entry takes the urgent lane first
                 inFlight++;
                 entriesSent++;
                 commandsSent += batch.size();
@@ -176,37 +189,16 @@ final class ProposalPipeline {
         }
     }
 
+    /** The partition is busy (the last entry carried several commit requests) and the next entry need not go yet. */
     @GuardedBy("this")
-    private boolean shouldLinger() {
-        return lingerNanos > 0 && !lingered && lastEntryCommits > 1 && !mustGoNow();
-    }
-
-    private static int commitsIn(List<Queued> batch) {
-        int commits = 0;
-        for (Queued queued : batch) {
-            if (!queued.urgent()) {
-                commits++;
-            }
-        }
-        return commits;
+    private boolean shouldWait() {
+        return lingerNanos > 0 && lastEntryCommits > 1 && !mustGoNow();
     }
 
     /** An entry that is full, or that carries a command others wait for, does not wait for company. */
     @GuardedBy("this")
     private boolean mustGoNow() {
-        return queue.hasUrgent() || queue.fillsAnEntry();
-    }
-
-    /** The timer of the {@code linger}th wait: if the entry still waits, it goes now with what has come. */
-    private void lingerEnded(long linger) {
-        synchronized (this) {
-            if (!lingering || linger != lingers) {
-                return; // that entry went already
-            }
-            lingering = false;
-            lingered = true;
-        }
-        sendNext();
+        return queue.urgentQueued() > 0 || queue.fillsAnEntry();
     }
 
     private void finished(List<Queued> batch, @Nullable Throwable error) {

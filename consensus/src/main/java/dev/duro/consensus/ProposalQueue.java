@@ -74,9 +74,9 @@ final class ProposalQueue<T extends ProposalQueue.Sized> {
         return urgent.isEmpty() && commits.isEmpty();
     }
 
-    /** Whether a decision, an abort request or a cut waits: the next entry should not wait for company. */
-    boolean hasUrgent() {
-        return !urgent.isEmpty();
+    /** Decisions, abort requests and cuts queued: the next entry takes them first, and does not wait for company. */
+    int urgentQueued() {
+        return urgent.size();
     }
 
     /** Whether what is queued already fills a log entry, by count or by bytes. */
