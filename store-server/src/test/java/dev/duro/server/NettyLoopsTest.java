@@ -5,16 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.local.LocalAddress;
+import io.netty.channel.local.LocalChannel;
+import io.netty.channel.local.LocalServerChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -24,6 +32,9 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -36,23 +47,95 @@ class NettyLoopsTest {
         assumeTrue(os.contains("linux") && Set.of("amd64", "aarch64").contains(arch), "not " + os + "/" + arch);
         assertTrue(Epoll.isAvailable(), () -> "epoll does not load: " + Epoll.unavailabilityCause());
         EventLoopGroup group = NettyLoops.group(1, new DefaultThreadFactory("test-io", true));
+        assertInstanceOf(EpollEventLoopGroup.class, group);
+        assertChannels(group, EpollServerSocketChannel.class, EpollSocketChannel.class);
+    }
+
+    @Test
+    void nioLoopsTakeNioChannels() {
+        assertChannels(
+                new NioEventLoopGroup(1, new DefaultThreadFactory("test-nio", true)),
+                NioServerSocketChannel.class,
+                NioSocketChannel.class);
+    }
+
+    /** Checks the channel classes {@link NettyLoops} gives for {@code group}, then shuts it down. */
+    private static void assertChannels(EventLoopGroup group, Class<?> server, Class<?> socket) {
         try {
-            assertInstanceOf(EpollEventLoopGroup.class, group);
-            assertEquals(EpollServerSocketChannel.class, NettyLoops.serverChannel(group));
-            assertEquals(EpollSocketChannel.class, NettyLoops.socketChannel(group));
+            assertEquals(server, NettyLoops.serverChannel(group));
+            assertEquals(socket, NettyLoops.socketChannel(group));
         } finally {
             group.shutdownGracefully();
         }
     }
 
+    /**
+     * The path of a commit's reply: completed off the event loop, it reaches the connection as a task, and the replies
+     * of one log entry queue up together. Three such writes, each flushed, reach the socket in one flush.
+     */
     @Test
-    void nioLoopsTakeNioChannels() {
-        EventLoopGroup nio = new NioEventLoopGroup(1, new DefaultThreadFactory("test-nio", true));
+    void repliesHandedToTheLoopTogetherLeaveInOneFlush() throws Exception {
+        EventLoopGroup loops = new DefaultEventLoopGroup(1, new DefaultThreadFactory("test-local", true));
+        AtomicInteger flushes = new AtomicInteger();
+        LocalAddress address = new LocalAddress("netty-loops-test");
         try {
-            assertEquals(NioServerSocketChannel.class, NettyLoops.serverChannel(nio));
-            assertEquals(NioSocketChannel.class, NettyLoops.socketChannel(nio));
+            new ServerBootstrap()
+                    .group(loops)
+                    .channel(LocalServerChannel.class)
+                    .childHandler(new ChannelInboundHandlerAdapter() {
+                        @Override
+                        public void channelRead(ChannelHandlerContext context, Object message) {
+                            ReferenceCountUtil.release(message);
+                        }
+                    })
+                    .bind(address)
+                    .sync();
+            Channel connection = new Bootstrap()
+                    .group(loops)
+                    .channel(LocalChannel.class)
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel channel) {
+                            channel.pipeline().addLast(new LengthFieldPrepender(4));
+                            NettyLoops.consolidateFlushes(channel.pipeline());
+                            channel.pipeline().addFirst("count", countFlushes(flushes));
+                        }
+                    })
+                    .connect(address)
+                    .sync()
+                    .channel();
+            CountDownLatch busy = new CountDownLatch(1);
+            connection.eventLoop().execute(() -> awaitQuietly(busy)); // the loop is busy: what follows queues up
+            for (int reply = 0; reply < 3; reply++) {
+                connection.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {(byte) reply}));
+            }
+            busy.countDown();
+            // A task queued behind the three writes queues one more: that runs after the flush they scheduled.
+            Future<Future<?>> behind =
+                    connection.eventLoop().submit(() -> connection.eventLoop().submit(() -> {}));
+            behind.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+
+            assertEquals(1, flushes.get(), "three replies queued together leave in one flush");
         } finally {
-            nio.shutdownGracefully();
+            loops.shutdownGracefully().sync();
+        }
+    }
+
+    private static ChannelOutboundHandlerAdapter countFlushes(AtomicInteger flushes) {
+        return new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void flush(ChannelHandlerContext context) {
+                flushes.incrementAndGet();
+                context.flush();
+            }
+        };
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -72,13 +155,7 @@ class NettyLoopsTest {
         assertInstanceOf(FlushConsolidationHandler.class, channel.pipeline().first());
         assertEquals("flushes", channel.pipeline().names().get(0));
         AtomicInteger flushes = new AtomicInteger();
-        channel.pipeline().addFirst("count", new ChannelOutboundHandlerAdapter() {
-            @Override
-            public void flush(ChannelHandlerContext context) {
-                flushes.incrementAndGet();
-                context.flush();
-            }
-        });
+        channel.pipeline().addFirst("count", countFlushes(flushes));
 
         channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {1}));
 

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -212,12 +213,12 @@ final class LocalBenchCluster implements AutoCloseable {
     /** The last {@link #FAILURE_LINES} lines of {@code log} that are not blank, joined by {@code " | "}. */
     private static String lastLines(Path log) {
         try (Stream<String> lines = Files.lines(log)) {
-            List<String> kept = new ArrayList<>();
+            ArrayDeque<String> kept = new ArrayDeque<>(FAILURE_LINES);
             lines.filter(line -> !line.isBlank()).forEach(line -> {
                 if (kept.size() == FAILURE_LINES) {
-                    kept.remove(0);
+                    kept.removeFirst();
                 }
-                kept.add(line.strip());
+                kept.addLast(line.strip());
             });
             return kept.isEmpty() ? "empty" : String.join(" | ", kept);
         } catch (IOException | UncheckedIOException unreadable) {
