@@ -19,6 +19,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.epoll.EpollEventLoopGroup;
@@ -29,6 +30,7 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
 import java.time.Duration;
@@ -99,23 +101,29 @@ final class NodeConnection {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        // One flush for the requests handed to the event loop together (the sessions of a pool
-                        // committing at once): one system call, not one each. First, so that TLS records join too.
-                        channel.pipeline()
-                                .addLast(
-                                        "flushes",
-                                        new FlushConsolidationHandler(
-                                                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
-                        if (tls != null) {
-                            channel.pipeline()
-                                    .addLast("tls", tls.newHandler(channel.alloc(), address.host(), address.port()));
-                        }
-                        channel.pipeline()
-                                .addLast(new LengthFieldBasedFrameDecoder(frameBytesMax, 0, 4, 0, 4))
-                                .addLast(new LengthFieldPrepender(4))
-                                .addLast(new Replies());
+                        frame(
+                                channel.pipeline(),
+                                tls == null ? null : tls.newHandler(channel.alloc(), address.host(), address.port()),
+                                frameBytesMax);
+                        channel.pipeline().addLast(new Replies());
                     }
                 });
+    }
+
+    /**
+     * The handlers every connection to a node starts with. First, one flush for the requests handed to the event
+     * loop together (the sessions of a pool committing at once): one system call, not one each, TLS records
+     * included. Then TLS, if any, and the length-prefixed frames of the protocol.
+     */
+    static void frame(ChannelPipeline pipeline, @Nullable SslHandler tls, int frameBytesMax) {
+        pipeline.addLast(
+                "flushes",
+                new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+        if (tls != null) {
+            pipeline.addLast("tls", tls);
+        }
+        pipeline.addLast(new LengthFieldBasedFrameDecoder(frameBytesMax, 0, 4, 0, 4))
+                .addLast(new LengthFieldPrepender(4));
     }
 
     HostPort address() {
