@@ -20,7 +20,7 @@ import java.util.function.IntToLongFunction;
 
 /**
  * Terminates the transactions clients hand to this node (docs/architecture.md §2, step 3): appends each participant's part
- * to that partition's log through group commit, in parallel, and answers with the outcome once this node's
+ * to that partition's log through group commit, in parallel (in the leader's entries, {@link LeaderAppends}), and answers with the outcome once this node's
  * replica of a participant finishes the transaction.
  *
  * <p>The coordinator must replicate at least one participant, so the outcome reaches it through its own
@@ -38,6 +38,7 @@ import java.util.function.IntToLongFunction;
  */
 final class Coordinator {
     private final ConsensusNode consensus;
+    private final LeaderAppends appends;
     private final OutcomeWaiters waiters;
     private final Duration timeout;
     private final IntToLongFunction newestHeard;
@@ -49,11 +50,13 @@ final class Coordinator {
      */
     Coordinator(
             ConsensusNode consensus,
+            LeaderAppends appends,
             OutcomeWaiters waiters,
             Duration timeout,
             IntToLongFunction newestHeard,
             long lagMax) {
         this.consensus = consensus;
+        this.appends = appends;
         this.waiters = waiters;
         this.timeout = timeout;
         this.newestHeard = newestHeard;
@@ -117,8 +120,15 @@ final class Coordinator {
         for (int i = 0; i < requests.size(); i++) {
             int partition = transaction.participants().get(i).partition();
             try {
-                consensus.committer(partition).submit(requests.get(i)).whenComplete((ok, failure) -> {
-                    if (failure != null) {
+                appends.append(partition, requests.get(i)).whenComplete((ok, failure) -> {
+                    if (failure instanceof OverloadedException overloaded) {
+                        // The leader's queue was full (LeaderAppends): nothing was appended there.
+                        result.complete(new ErrorReply(
+                                requestId,
+                                ErrorCode.OVERLOADED,
+                                overloaded.getMessage() + "; the outcome is unknown: retry the commit with the same"
+                                        + " transaction id"));
+                    } else if (failure != null) {
                         result.complete(new ErrorReply(
                                 requestId,
                                 ErrorCode.NOT_READY,

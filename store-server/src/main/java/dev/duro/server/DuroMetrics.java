@@ -283,6 +283,23 @@ final class DuroMetrics implements Closeable {
         }
     }
 
+    void watch(LeaderAppends appends) {
+        sources.add(appends);
+        FunctionCounter.builder("duro_leader_appends", appends, LeaderAppends::sentToLeader)
+                .description("commands this node sent to the leader of a partition it does not lead, for its log")
+                .register(registry);
+        FunctionCounter.builder("duro_leader_appends_fallen_back", appends, LeaderAppends::fellBack)
+                .description("of those, the ones proposed through this node's committer after all (no answer, not"
+                        + " the leader, entry failed)")
+                .register(registry);
+        gauge(
+                "duro_leader_appends_waiting",
+                "appends waiting for the leader's answer",
+                Tags.empty(),
+                appends,
+                a -> a.waiting());
+    }
+
     private <T> void gauge(String name, String help, Tags tags, T source, ToDoubleFunction<T> value) {
         // Strong: a gauge's source is otherwise held weakly, and a supplier made here would be collected.
         Gauge.builder(name, source, value)

@@ -52,6 +52,7 @@ public final class DuroServer implements Closeable {
     private final ThreadPoolExecutor authWork;
 
     private final PeerLinks peers;
+    private @Nullable LeaderAppends appends;
     private final @Nullable NodeTls tls;
     /** Set by {@link #startAll}; null only while a node starts, or after a start that failed. */
     private volatile @Nullable ConsensusNode consensus;
@@ -137,7 +138,12 @@ public final class DuroServer implements Closeable {
     private void startAll() throws IOException {
         WireCodec codec = PeerMessageCodec.wireCodec(config.limits());
         OutcomeWaiters waiters = new OutcomeWaiters(config.inflightCommitsMax());
-        ServerEffects effects = new ServerEffects(config.nodeId(), waiters, this::consensus, peers, localVotes);
+        LeaderAppends appends = new LeaderAppends(config.nodeId(), this::consensus, peers, workerGroup);
+        peers.onAppendReplies(appends::answered);
+        this.appends = appends;
+        metrics.watch(appends);
+        ServerEffects effects =
+                new ServerEffects(config.nodeId(), waiters, this::consensus, peers, localVotes, appends);
         SnapshotTransfer snapshots = new SnapshotTransfer(
                 config.nodeId(), codec, config.nodes(), config.frameBytesMax(), this::consensus, tls);
         consensus = ConsensusNode.start(
@@ -163,7 +169,12 @@ public final class DuroServer implements Closeable {
         this.frontiers = frontiers;
         metrics.watch(frontiers, config.partitionCount());
         Coordinator coordinator = new Coordinator(
-                consensus, waiters, config.commitTimeout(), frontiers::newestHeard, config.coordinatorLagMax());
+                consensus,
+                appends,
+                waiters,
+                config.commitTimeout(),
+                frontiers::newestHeard,
+                config.coordinatorLagMax());
         int authPartition = routing.partitionOf(AuthTable.KEY);
         AuthRecord authRecord = new AuthRecord(
                 consensus,
@@ -190,6 +201,7 @@ public final class DuroServer implements Closeable {
                 new ReadService(consensus, routing, config.readWaitMax(), config.frameBytesMax(), config.scanKeysMax()),
                 coordinator,
                 effects,
+                appends,
                 frontiers,
                 snapshots,
                 metrics,
@@ -284,6 +296,12 @@ public final class DuroServer implements Closeable {
     /** This node's consensus, for tests and administration. */
     public ConsensusNode consensus() {
         return Objects.requireNonNull(consensus, "the node has not started");
+    }
+
+    /** This node's appends to the leaders of partitions it does not lead, for tests; null before it started. */
+    @Nullable
+    LeaderAppends appends() {
+        return appends;
     }
 
     /** This node's links to its peers, for tests. */

@@ -3,6 +3,7 @@ package dev.duro.server;
 import dev.duro.core.DuroException;
 import dev.duro.core.LimitExceededException;
 import dev.duro.core.codec.UnsupportedVersionException;
+import dev.duro.core.node.AppendMessage;
 import dev.duro.core.node.FrontierMessage;
 import dev.duro.core.node.VoteMessage;
 import dev.duro.core.wire.ClientRequest;
@@ -51,6 +52,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private final ReadService reads;
     private final Coordinator coordinator;
     private final ServerEffects effects;
+    private final LeaderAppends appends;
     private final FrontierPublisher frontiers;
     private final SnapshotTransfer snapshots;
     private final DuroMetrics metrics;
@@ -71,6 +73,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             ReadService reads,
             Coordinator coordinator,
             ServerEffects effects,
+            LeaderAppends appends,
             FrontierPublisher frontiers,
             SnapshotTransfer snapshots,
             DuroMetrics metrics,
@@ -82,6 +85,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         this.reads = reads;
         this.coordinator = coordinator;
         this.effects = effects;
+        this.appends = appends;
         this.frontiers = frontiers;
         this.snapshots = snapshots;
         this.metrics = metrics;
@@ -144,6 +148,8 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
             effects.deliverLocally(votes.targetPartition(), votes.votes());
         } else if (message instanceof FrontierMessage frontier) {
             frontiers.accept(frontier.frontier());
+        } else if (message instanceof AppendMessage append) {
+            appends.serve(append, reply -> reply(context, reply));
         } else {
             reply(
                     context,
@@ -245,7 +251,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
      * for its replies (docs/performance.md). Writing from another thread hands a task to the event loop anyway, so
      * the hop costs nothing extra.
      */
-    private void reply(ChannelHandlerContext context, ServerReply reply) {
+    private void reply(ChannelHandlerContext context, Message reply) {
         EventExecutor loop = context.executor();
         if (loop.inEventLoop()) {
             write(context, reply);
@@ -258,7 +264,7 @@ final class MessageHandler extends SimpleChannelInboundHandler<ByteBuf> {
         }
     }
 
-    private void write(ChannelHandlerContext context, ServerReply reply) {
+    private void write(ChannelHandlerContext context, Message reply) {
         if (context.channel().isActive()) {
             context.writeAndFlush(WireFrames.encode(codec, reply), context.voidPromise());
         }

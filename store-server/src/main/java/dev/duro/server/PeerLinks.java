@@ -1,6 +1,7 @@
 package dev.duro.server;
 
 import dev.duro.core.DuroException;
+import dev.duro.core.node.AppendReply;
 import dev.duro.core.wire.Message;
 import dev.duro.core.wire.WireCodec;
 import dev.duro.server.tls.NodeTls;
@@ -21,12 +22,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Connections from this node to every other node, for votes and frontiers. One connection per peer, opened on
+ * Connections from this node to every other node, for votes, frontiers and appends to a partition's leader. One connection per peer, opened on
  * first use and again after it breaks. Messages are best effort: the engine retransmits votes it misses, and
  * frontiers are resent in full when the connection changes (see {@link #channel}). Messages waiting for a
  * connection are bounded; beyond the bound they are dropped.
@@ -45,6 +47,8 @@ final class PeerLinks implements Closeable {
     private final WireCodec codec;
     private final Map<String, ServerConfig.Node> nodes;
     private final Map<String, Link> links = new ConcurrentHashMap<>();
+    /** Where the leaders' answers to this node's appends go ({@link LeaderAppends}); none until it is set. */
+    private volatile Consumer<AppendReply> appendReplies = reply -> {};
 
     private final class Link {
         final ServerConfig.Node node;
@@ -137,21 +141,27 @@ final class PeerLinks implements Closeable {
 
         @Override
         public void channelRead(ChannelHandlerContext context, Object message) {
-            // A peer answers peer messages only to refuse them (FORBIDDEN: it does not take this node for a member,
-            // its configuration differs). Said once per connection: every vote and frontier on it gets the same.
+            // A peer answers appends (LeaderAppends), and other peer messages only to refuse them (FORBIDDEN: it does
+            // not take this node for a member, its configuration differs). A refusal is said once per connection:
+            // every vote and frontier on it gets the same.
             try {
-                if (!refusalLogged && message instanceof ByteBuf frame) {
-                    refusalLogged = true;
-                    LOG.warn("{} refused a peer message from this node: {}", nodeId, describe(frame));
+                if (message instanceof ByteBuf frame) {
+                    Object answer = decode(frame);
+                    if (answer instanceof AppendReply reply) {
+                        appendReplies.accept(reply);
+                    } else if (!refusalLogged) {
+                        refusalLogged = true;
+                        LOG.warn("{} refused a peer message from this node: {}", nodeId, answer);
+                    }
                 }
             } finally {
                 ReferenceCountUtil.release(message);
             }
         }
 
-        private String describe(ByteBuf frame) {
+        private Object decode(ByteBuf frame) {
             try {
-                return codec.decode(WireFrames.bytes(frame)).toString();
+                return codec.decode(WireFrames.bytes(frame));
             } catch (DuroException e) {
                 return "an undecodable answer (" + e.getMessage() + ")";
             }
@@ -162,6 +172,11 @@ final class PeerLinks implements Closeable {
             LOG.debug("link to {} failed: {}", nodeId, cause.toString());
             context.close();
         }
+    }
+
+    /** Hands the leaders' answers to this node's appends to {@code replies}. */
+    void onAppendReplies(Consumer<AppendReply> replies) {
+        this.appendReplies = replies;
     }
 
     /** Sends {@code message} to node {@code nodeId}; never blocks. */

@@ -30,18 +30,21 @@ final class ServerEffects implements EffectHandler {
     private final Supplier<ConsensusNode> consensus;
     private final PeerLinks peers;
     private final Executor localVotes;
+    private final LeaderAppends appends;
 
     ServerEffects(
             String selfId,
             OutcomeWaiters waiters,
             Supplier<ConsensusNode> consensus,
             PeerLinks peers,
-            Executor localVotes) {
+            Executor localVotes,
+            LeaderAppends appends) {
         this.selfId = selfId;
         this.waiters = waiters;
         this.consensus = consensus;
         this.peers = peers;
         this.localVotes = localVotes;
+        this.appends = appends;
     }
 
     @Override
@@ -97,12 +100,12 @@ final class ServerEffects implements EffectHandler {
     }
 
     /**
-     * Proposes {@code command} into {@code target}'s log, best effort: a proposal that fails or is shed is made
+     * Proposes {@code command} into {@code target}'s log, in its leader's entries ({@link LeaderAppends}), best effort: a proposal that fails or is shed is made
      * again by the engine (abort requests and unlogged decisions are retried on its timers).
      */
     private void propose(Command command, int target, String what) {
         try {
-            consensus.get().committer(target).submit(command).whenComplete((ok, failure) -> {
+            appends.append(target, command).whenComplete((ok, failure) -> {
                 if (failure != null) {
                     LOG.debug(
                             "{} for {} into partition {} failed: {}", what, command.tid(), target, failure.toString());

@@ -67,12 +67,17 @@ final class RawConnection implements AutoCloseable {
         out.flush();
     }
 
-    /** Reads the next frame and decodes it as a server reply. */
-    ServerReply receive() throws IOException {
+    /** Reads the next frame and decodes it, whatever it is (a server reply, or a peer's answer to a peer message). */
+    Message receiveMessage() throws IOException {
         int length = in.readInt();
         byte[] frame = new byte[length];
         in.readFully(frame);
-        Message message = codec.decode(frame);
+        return codec.decode(frame);
+    }
+
+    /** Reads the next frame and decodes it as a server reply. */
+    ServerReply receive() throws IOException {
+        Message message = receiveMessage();
         if (message instanceof ServerReply reply) {
             return reply;
         }

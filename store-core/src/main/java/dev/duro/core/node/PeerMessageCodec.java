@@ -4,6 +4,7 @@ import dev.duro.core.Limits;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CoreCodec;
 import dev.duro.core.engine.Vote;
 import dev.duro.core.wire.MessageType;
@@ -15,7 +16,8 @@ import java.util.List;
 
 /**
  * The bodies of the messages nodes exchange: a {@link VoteMessage} is its target partition and its votes, a
- * {@link FrontierMessage} one frontier, both in {@link CoreCodec}'s encodings (docs/wire-protocol.md).
+ * {@link FrontierMessage} one frontier, an {@link AppendMessage} its id, partition and commands, all in {@link
+ * CoreCodec}'s encodings, and an {@link AppendReply} its id, status and detail (docs/wire-protocol.md).
  */
 public final class PeerMessageCodec implements PeerCodec {
     private final CoreCodec core;
@@ -39,6 +41,17 @@ public final class PeerMessageCodec implements PeerCodec {
             }
         } else if (message instanceof FrontierMessage frontier) {
             CoreCodec.writeFrontier(out, frontier.frontier());
+        } else if (message instanceof AppendMessage append) {
+            out.writeVarLong(append.id());
+            out.writeVarLong(append.partition());
+            out.writeVarLong(append.commands().size());
+            for (Command command : append.commands()) {
+                core.writeCommand(out, command);
+            }
+        } else if (message instanceof AppendReply reply) {
+            out.writeVarLong(reply.id());
+            out.writeVarLong(reply.status().code());
+            out.writeUtf8(reply.detail());
         } else {
             throw new IllegalArgumentException(
                     "no encoding for " + message.getClass().getName());
@@ -50,8 +63,47 @@ public final class PeerMessageCodec implements PeerCodec {
         return switch (type) {
             case VOTE -> readVotes(in);
             case FRONTIER -> new FrontierMessage(CoreCodec.readFrontier(in));
+            case APPEND -> readAppend(in);
+            case APPEND_REPLY -> readAppendReply(in);
             default -> throw new IllegalArgumentException(type + " is not a message between nodes");
         };
+    }
+
+    private AppendMessage readAppend(ByteReader in) {
+        long id = readAppendId(in);
+        int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "append partition");
+        int count = in.readVarInt(AppendMessage.COMMANDS_MAX, "append command count");
+        if (count == 0) {
+            throw new MalformedInputException("an append carries at least one command");
+        }
+        List<Command> commands = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Command command = core.readCommand(in);
+            if (!command.participants().contains(partition)) {
+                throw new MalformedInputException(
+                        "append for partition " + partition + " carries " + command.tid() + ", not a participant");
+            }
+            commands.add(command);
+        }
+        return new AppendMessage(id, partition, commands);
+    }
+
+    private static long readAppendId(ByteReader in) {
+        long id = in.readVarLong();
+        if (id < 0) {
+            throw new MalformedInputException("append id out of range: " + id);
+        }
+        return id;
+    }
+
+    private static AppendReply readAppendReply(ByteReader in) {
+        long id = readAppendId(in);
+        int code = in.readVarInt(Integer.MAX_VALUE, "append status");
+        AppendReply.Status status = AppendReply.Status.fromCode(code);
+        if (status == null) {
+            throw new MalformedInputException("unknown append status " + code);
+        }
+        return new AppendReply(id, status, in.readUtf8(AppendReply.DETAIL_MAX_BYTES, "append detail"));
     }
 
     private VoteMessage readVotes(ByteReader in) {

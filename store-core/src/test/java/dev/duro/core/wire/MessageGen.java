@@ -6,7 +6,10 @@ import dev.duro.core.Limits;
 import dev.duro.core.StoreEntry;
 import dev.duro.core.VersionedValue;
 import dev.duro.core.codec.Gen;
+import dev.duro.core.engine.Command;
 import dev.duro.core.engine.Vote;
+import dev.duro.core.node.AppendMessage;
+import dev.duro.core.node.AppendReply;
 import dev.duro.core.node.FrontierMessage;
 import dev.duro.core.node.VoteMessage;
 import java.util.ArrayList;
@@ -86,6 +89,11 @@ final class MessageGen {
             case ERROR_REPLY -> errorReply();
             case VOTE -> voteMessage();
             case FRONTIER -> new FrontierMessage(gen.frontier());
+            case APPEND -> appendMessage();
+            case APPEND_REPLY -> new AppendReply(
+                    gen.nonNegative(),
+                    AppendReply.Status.values()[gen.size(AppendReply.Status.values().length - 1)],
+                    gen.chance(0.3) ? "" : gen.text(300));
         };
     }
 
@@ -230,6 +238,19 @@ final class MessageGen {
     ErrorReply errorReply() {
         ErrorCode code = gen.oneOf(ErrorCode.values());
         return new ErrorReply(gen.anyLong(), code, gen.text(ErrorReply.MESSAGE_MAX_CHARS));
+    }
+
+    AppendMessage appendMessage() {
+        Command first = gen.command();
+        int partition = first.participants().get(gen.size(first.participants().size() - 1));
+        List<Command> commands = new ArrayList<>(List.of(first));
+        for (int i = gen.size(5); i > 0; i--) {
+            Command next = gen.command();
+            if (next.participants().contains(partition)) {
+                commands.add(next);
+            }
+        }
+        return new AppendMessage(gen.nonNegative(), partition, commands);
     }
 
     VoteMessage voteMessage() {

@@ -46,6 +46,8 @@ class MessagesTest {
         expected.put(MessageType.SCAN_REPLY, 0x1A);
         expected.put(MessageType.VOTE, 0x21);
         expected.put(MessageType.FRONTIER, 0x23);
+        expected.put(MessageType.APPEND, 0x24);
+        expected.put(MessageType.APPEND_REPLY, 0x25);
         assertEquals(expected.size(), MessageType.values().length);
         for (Map.Entry<MessageType, Integer> entry : expected.entrySet()) {
             assertEquals(entry.getValue(), entry.getKey().code(), entry.getKey().name());

@@ -35,7 +35,11 @@ public enum MessageType {
     SCAN_REPLY(0x1A),
     VOTE(0x21),
     /** 0x22 carried frontiers with a list of recent global commits; retired for this dependency-vector form. */
-    FRONTIER(0x23);
+    FRONTIER(0x23),
+    /** Commands a node hands to the leader of a partition, for its log (docs/replication.md, "Appends go to the leader"). */
+    APPEND(0x24),
+    /** The leader's answer to an {@code APPEND}. */
+    APPEND_REPLY(0x25);
 
     private final int code;
 

@@ -210,7 +210,7 @@ public final class WireCodec {
             case OUTCOME_REPLY -> client.readOutcomeReply(in);
             case CLUSTER_INFO_REPLY -> clusterInfo.read(in);
             case ERROR_REPLY -> ClientMessageCodec.readErrorReply(in);
-            case VOTE, FRONTIER -> readPeerMessage(type, in);
+            case VOTE, FRONTIER, APPEND, APPEND_REPLY -> readPeerMessage(type, in);
         };
     }
 

@@ -1,0 +1,78 @@
+package dev.duro.core.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
+import dev.duro.core.TxId;
+import dev.duro.core.Write;
+import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.wire.WireCodec;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The checks an {@link AppendMessage} and its {@link AppendReply} get when read from another node. */
+class AppendMessageCodecTest {
+    private static final WireCodec CODEC = PeerMessageCodec.wireCodec(Limits.DEFAULT);
+    /** The frame's protocol version and type come before the body. */
+    private static final int BODY = 2;
+
+    private static CommitRequest localTo(int partition) {
+        Bytes key = Bytes.utf8("k");
+        return new CommitRequest(new TxId(7, 1), List.of(partition), 3, List.of(key), List.of(Write.put(key, key)));
+    }
+
+    @Test
+    void anAppendCarriesOnlyCommandsForItsPartition() {
+        byte[] frame = CODEC.encode(new AppendMessage(1, 0, List.of(localTo(0))));
+        assertEquals(1, frame[BODY], "id");
+        assertEquals(0, frame[BODY + 1], "partition");
+        frame[BODY + 1] = 1; // the same command, sent for partition 1's log
+        MalformedInputException refused = assertThrows(MalformedInputException.class, () -> CODEC.decode(frame));
+        assertTrue(refused.getMessage().contains("not a participant"), refused.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new AppendMessage(1, 1, List.of(localTo(0))));
+    }
+
+    @Test
+    void anAppendCarriesAtLeastOneCommand() {
+        byte[] frame = CODEC.encode(new AppendMessage(1, 0, List.of(localTo(0))));
+        assertEquals(1, frame[BODY + 2], "command count");
+        frame[BODY + 2] = 0;
+        assertThrows(MalformedInputException.class, () -> CODEC.decode(frame));
+        assertThrows(IllegalArgumentException.class, () -> new AppendMessage(1, 0, List.of()));
+    }
+
+    @Test
+    void anUnknownStatusIsMalformed() {
+        byte[] frame = CODEC.encode(new AppendReply(5, AppendReply.Status.APPENDED, ""));
+        assertEquals(0, frame[BODY + 1], "status");
+        frame[BODY + 1] = 9;
+        MalformedInputException refused = assertThrows(MalformedInputException.class, () -> CODEC.decode(frame));
+        assertTrue(refused.getMessage().contains("unknown append status 9"), refused.getMessage());
+    }
+
+    @Test
+    void statusCodesAreStable() {
+        assertEquals(0, AppendReply.Status.APPENDED.code());
+        assertEquals(1, AppendReply.Status.NOT_LEADER.code());
+        assertEquals(2, AppendReply.Status.OVERLOADED.code());
+        assertEquals(3, AppendReply.Status.FAILED.code());
+        for (AppendReply.Status status : AppendReply.Status.values()) {
+            assertEquals(status, AppendReply.Status.fromCode(status.code()));
+        }
+    }
+
+    @Test
+    void aLongDetailIsCutToWhatTheReaderAccepts() {
+        AppendReply reply = new AppendReply(5, AppendReply.Status.FAILED, "\u20ac".repeat(5_000));
+        assertTrue(reply.detail().getBytes(StandardCharsets.UTF_8).length <= AppendReply.DETAIL_MAX_BYTES);
+        assertEquals(reply, CODEC.decode(CODEC.encode(reply)));
+        // A pair of surrogates across the cut stays whole or goes whole.
+        AppendReply split = new AppendReply(5, AppendReply.Status.FAILED, "a" + "\uD83D\uDC4B".repeat(300));
+        assertEquals(split, CODEC.decode(CODEC.encode(split)));
+    }
+}
