@@ -28,13 +28,15 @@ import org.slf4j.LoggerFactory;
  * <p>A command for a partition this node does not lead (the other half of a global transaction, a decision copied
  * into another participant's log, an abort request) goes to the leader's node as an {@link AppendMessage} over the
  * peer link, and the leader's committer batches it with the commands it proposes itself. Proposed through this
- * node's own committer instead, it would become an entry of its own, sent through Ratis's client: on a node that
- * leads one partition of two, a third of each partition's entries were such entries at 50% global.
+ * node's own committer instead, it would become an entry of its own, sent through Ratis's client: with the two
+ * partitions of Duro 2 × 3 led from different nodes, a third of each partition's entries were such entries at 50%
+ * global.
  *
  * <p>Every path that does not end in {@link AppendReply.Status#APPENDED} falls back to this node's committer, which
  * finds the leader through Ratis's client as before: no leader known, no live link to it, a reply that it no longer
  * leads, an entry that failed there, no reply within {@link #REPLY_TIMEOUT_MILLIS}. The fallback may append a command
- * twice; the engine answers a repeated commit request with its first outcome, and a repeated decision or abort
+ * twice; the engine answers a repeated commit request with its first outcome (or as unknown once it forgot it), and a
+ * repeated decision or abort
  * request changes nothing (docs/window-safety.md). Only a leader whose queue is full ({@code OVERLOADED}) fails the
  * append, as this node's own full queue does.
  */
@@ -44,6 +46,8 @@ final class LeaderAppends {
     static final long REPLY_TIMEOUT_MILLIS = 2_000;
     /** The most appends waiting for the leaders' answers; beyond it commands go through this node's committer. */
     static final int WAITING_MAX = 65_536;
+    /** How often the appends that waited longer than {@link #REPLY_TIMEOUT_MILLIS} are looked for. */
+    private static final long SWEEP_MILLIS = 250;
 
     private final String selfId;
     private final Supplier<ConsensusNode> consensus;
@@ -52,9 +56,6 @@ final class LeaderAppends {
     private final Map<Long, Waiting> waiting = new ConcurrentHashMap<>();
     private final LongAdder sentToLeader = new LongAdder();
     private final LongAdder fellBack = new LongAdder();
-
-    /** How often the appends that waited longer than {@link #REPLY_TIMEOUT_MILLIS} are looked for. */
-    private static final long SWEEP_MILLIS = 250;
 
     private record Waiting(int partition, Command command, CompletableFuture<Void> done, long sentNanos) {}
 
