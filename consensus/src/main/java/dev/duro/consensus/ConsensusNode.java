@@ -67,6 +67,9 @@ public final class ConsensusNode implements Closeable {
     /** Ends the waits of entries lingering for more commands ({@code raft.batch-linger-micros}), every partition's. */
     private final ScheduledExecutorService lingers;
 
+    /** Each partition's group id, derived once: {@link RaftTopology#groupId} hashes the name at every call. */
+    private final RaftGroupId[] groupIds;
+
     private ConsensusNode(
             String nodeId,
             RaftTopology topology,
@@ -80,6 +83,10 @@ public final class ConsensusNode implements Closeable {
         this.nodeId = nodeId;
         this.raftParameters = RaftTls.parameters(tls);
         this.topology = topology;
+        this.groupIds = new RaftGroupId[topology.partitionCount()];
+        for (int p = 0; p < groupIds.length; p++) {
+            groupIds[p] = topology.groupId(p);
+        }
         this.settings = settings;
         this.batches = new CommandBatches(limits);
         Files.createDirectories(settings.storageDirectory());
@@ -210,7 +217,7 @@ public final class ConsensusNode implements Closeable {
 
     private GroupCommitter newCommitter(int partition) {
         LocalLeader local =
-                new LocalLeader(server, topology.groupId(partition), () -> replicas.containsKey(partition), proposals);
+                new LocalLeader(server, groupId(partition), () -> replicas.containsKey(partition), proposals);
         ProposalPipeline.Delays delays = (nanos, task) -> lingers.schedule(task, nanos, TimeUnit.NANOSECONDS);
         return new GroupCommitter(partition, newClient(partition), local, batches, settings, delays);
     }
@@ -266,7 +273,7 @@ public final class ConsensusNode implements Closeable {
 
     private @Nullable RaftPeerId leaderPeer(int partition) {
         try {
-            return server.getDivision(topology.groupId(partition)).getInfo().getLeaderId();
+            return server.getDivision(groupId(partition)).getInfo().getLeaderId();
         } catch (IOException e) {
             return null;
         }
@@ -279,7 +286,7 @@ public final class ConsensusNode implements Closeable {
             return null;
         }
         try {
-            RaftServer.Division division = server.getDivision(topology.groupId(partition));
+            RaftServer.Division division = server.getDivision(groupId(partition));
             RaftPeerId leader = division.getInfo().getLeaderId();
             return new GroupStatus(
                     partition,
@@ -294,9 +301,14 @@ public final class ConsensusNode implements Closeable {
         }
     }
 
+    /** {@code partition}'s group id; one of no partition of this cluster names no group here either. */
+    private RaftGroupId groupId(int partition) {
+        return partition >= 0 && partition < groupIds.length ? groupIds[partition] : topology.groupId(partition);
+    }
+
     public boolean isLeader(int partition) {
         try {
-            return server.getDivision(topology.groupId(partition)).getInfo().isLeader();
+            return server.getDivision(groupId(partition)).getInfo().isLeader();
         } catch (IOException e) {
             return false;
         }

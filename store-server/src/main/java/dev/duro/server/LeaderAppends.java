@@ -77,7 +77,8 @@ final class LeaderAppends {
      */
     CompletableFuture<Void> append(int partition, Command command) {
         ConsensusNode node = consensus.get();
-        String leader = node.isLeader(partition) ? null : node.leaderOf(partition);
+        // One look at the group: leading it here, the committer proposes straight to this node's replica.
+        String leader = node.leaderOf(partition);
         if (leader == null || leader.equals(selfId) || waiting.size() >= WAITING_MAX) {
             return node.committer(partition).submit(command);
         }
