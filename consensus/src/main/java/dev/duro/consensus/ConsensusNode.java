@@ -67,6 +67,9 @@ public final class ConsensusNode implements Closeable {
     /** Ends the waits of entries lingering for more commands ({@code raft.batch-linger-micros}), every partition's. */
     private final ScheduledExecutorService lingers;
 
+    /** Where committers hand commands for partitions led elsewhere; {@link CommandHandoff#NONE} until it is set. */
+    private volatile CommandHandoff handoff = CommandHandoff.NONE;
+
     /** Each partition's group id, derived once: {@link RaftTopology#groupId} hashes the name at every call. */
     private final RaftGroupId[] groupIds;
 
@@ -219,7 +222,16 @@ public final class ConsensusNode implements Closeable {
         LocalLeader local =
                 new LocalLeader(server, groupId(partition), () -> replicas.containsKey(partition), proposals);
         ProposalPipeline.Delays delays = (nanos, task) -> lingers.schedule(task, nanos, TimeUnit.NANOSECONDS);
-        return new GroupCommitter(partition, newClient(partition), local, batches, settings, delays);
+        CommandHandoff toLeader = (target, encoded, answered) -> handoff.handOff(target, encoded, answered);
+        return new GroupCommitter(partition, newClient(partition), local, toLeader, batches, settings, delays);
+    }
+
+    /**
+     * Makes this node's committers hand their commands for partitions led on another node to {@code handoff} (the
+     * server's peer links), instead of proposing them through Ratis's client.
+     */
+    public void handOffCommandsTo(CommandHandoff handoff) {
+        this.handoff = handoff;
     }
 
     private RaftClient newClient(int partition) {

@@ -1,10 +1,12 @@
 package dev.duro.consensus;
 
 import dev.duro.core.OverloadedException;
+import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +25,11 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  *
  * <p>Commands other than commit requests (decisions, abort requests, cuts) go first: {@link ProposalQueue}.
  *
+ * <p>Where a command goes: while this node leads the partition, into this committer's entries, which go straight to
+ * this node's replica ({@link LocalLeader}); otherwise to the leader's node ({@link CommandHandoff}), whose committer
+ * queues it into its own entries ({@link #submitEntry}); and when neither can take it, into this committer's entries,
+ * proposed through Ratis's client (docs/replication.md, "Appends go to the leader").
+ *
  * <p>The returned future completes when the entry holding the command is committed and applied at the leader.
  * The transaction's outcome arrives separately, from the engine's reply effect.
  */
@@ -33,6 +40,12 @@ public final class GroupCommitter implements Closeable {
     private final LocalLeader local;
     /** Entries proposed through {@link #local} and committed: {@link #entriesCommittedLocally()}. */
     private final AtomicLong committedLocally = new AtomicLong();
+    /** Hands commands to the partition's leader on another node, while this node does not lead it. */
+    private final CommandHandoff handoff;
+    /** Commands the leader on another node took into its own entries: {@link #commandsHandedOff()}. */
+    private final AtomicLong handedOff = new AtomicLong();
+    /** Entries proposed through {@link #client}, to whichever node it finds leading: {@link #entriesThroughClient()}. */
+    private final AtomicLong throughClient = new AtomicLong();
 
     private final CommandBatches batches;
     /** Queueing, batching and the limit on proposals in flight; this class only proposes to Raft. */
@@ -45,23 +58,79 @@ public final class GroupCommitter implements Closeable {
             int partition,
             RaftClient client,
             LocalLeader local,
+            CommandHandoff handoff,
             CommandBatches batches,
             ConsensusSettings settings,
             ProposalPipeline.Delays delays) {
         this.partition = partition;
         this.client = client;
         this.local = local;
+        this.handoff = handoff;
         this.batches = batches;
         this.pipeline = new ProposalPipeline(partition, settings, this::propose, delays);
     }
 
     /**
-     * Queues a command for the partition's log.
+     * Appends a command to the partition's log: hands it to the partition's leader on another node, or queues it.
      *
      * @throws OverloadedException if {@code raft.queued-bytes-max} is reached
      */
     public CompletableFuture<Void> submit(Command command) {
-        return pipeline.submit(batches.encodeCommand(command), !(command instanceof CommitRequest));
+        byte[] encoded = batches.encodeCommand(command);
+        boolean urgent = !(command instanceof CommitRequest);
+        CompletableFuture<Void> appended = new CompletableFuture<>();
+        boolean handedOver = handoff.handOff(partition, encoded, failure -> {
+            if (failure == null) {
+                handedOff.incrementAndGet();
+                appended.complete(null);
+            } else if (failure instanceof OverloadedException) {
+                appended.completeExceptionally(failure); // not queued at the leader: it fails as overloaded
+            } else {
+                queueAfterAll(encoded, urgent, appended);
+            }
+        });
+        return handedOver ? appended : pipeline.submit(encoded, urgent);
+    }
+
+    /** A handoff that failed: the command goes into this committer's entries, through Ratis's client. */
+    private void queueAfterAll(byte[] encoded, boolean urgent, CompletableFuture<Void> appended) {
+        try {
+            pipeline.submit(encoded, urgent).whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    appended.complete(null);
+                } else {
+                    appended.completeExceptionally(failure);
+                }
+            });
+        } catch (RuntimeException e) {
+            appended.completeExceptionally(e); // this node's queue is full, or it is closing
+        }
+    }
+
+    /**
+     * Queues the commands of an entry another node gathered for this node's ({@link CommandHandoff}), all or
+     * none, each in its lane as {@link #submit} would queue it, without encoding them again. The future completes
+     * when every one is in an entry committed and applied.
+     *
+     * @throws dev.duro.core.codec.MalformedInputException if {@code entry} is no valid entry, or holds a command
+     *     this partition does not take part in
+     * @throws dev.duro.core.codec.UnsupportedVersionException if it is of another format than this build writes
+     * @throws OverloadedException if {@code raft.queued-bytes-max} is reached: nothing was queued
+     */
+    public CompletableFuture<Void> submitEntry(byte[] entry) {
+        List<CommandBatches.Split> commands = batches.split(entry);
+        List<byte[]> encoded = new ArrayList<>(commands.size());
+        boolean[] urgent = new boolean[commands.size()];
+        for (int i = 0; i < commands.size(); i++) {
+            Command command = commands.get(i).command();
+            if (!command.participants().contains(partition)) {
+                throw new MalformedInputException("an entry for partition " + partition + " holds " + command.tid()
+                        + ", which does not take part in it");
+            }
+            encoded.add(commands.get(i).encoded());
+            urgent[i] = !(command instanceof CommitRequest);
+        }
+        return pipeline.submitAll(encoded, urgent);
     }
 
     private void propose(List<byte[]> encoded, Consumer<Throwable> answered) {
@@ -91,6 +160,7 @@ public final class GroupCommitter implements Closeable {
     }
 
     private void proposeThroughClient(Message message, Consumer<Throwable> answered) {
+        throughClient.incrementAndGet();
         client.async()
                 .send(message)
                 .whenComplete((reply, failure) ->
@@ -109,6 +179,19 @@ public final class GroupCommitter implements Closeable {
     /** Log entries proposed straight to this node's replica while it led, and committed. */
     public long entriesCommittedLocally() {
         return committedLocally.get();
+    }
+
+    /** Commands handed to the partition's leader on another node and committed in its entries. */
+    public long commandsHandedOff() {
+        return handedOff.get();
+    }
+
+    /**
+     * Proposals made through Ratis's client: entries neither this node's replica nor the leader's node took, each an
+     * entry of its own in the log (a retried entry counts once per try).
+     */
+    public long entriesThroughClient() {
+        return throughClient.get();
     }
 
     /** Commands proposed so far; divided by {@link #entriesSent()} it is the mean batch size. */

@@ -128,6 +128,31 @@ final class ProposalPipeline {
         return appended;
     }
 
+    /**
+     * Queues encoded commands all together or not at all, each in its lane ({@code urgent[i]}); the future completes
+     * when every one's entry is committed and applied, or fails with the first failure.
+     *
+     * @throws OverloadedException if a lane would go past {@code raft.queued-bytes-max}: none was queued
+     * @throws IllegalStateException once closed
+     */
+    CompletableFuture<Void> submitAll(List<byte[]> encoded, boolean[] urgent) {
+        List<Queued> items = new ArrayList<>(encoded.size());
+        CompletableFuture<?>[] appended = new CompletableFuture<?>[encoded.size()];
+        for (int i = 0; i < encoded.size(); i++) {
+            Queued queued = new Queued(encoded.get(i), new CompletableFuture<>());
+            items.add(queued);
+            appended[i] = queued.appended();
+        }
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("partition " + partition + " committer is closed");
+            }
+            queue.addAll(items, urgent);
+        }
+        sendNext();
+        return CompletableFuture.allOf(appended);
+    }
+
     private void sendNext() {
         sendNext(null);
     }

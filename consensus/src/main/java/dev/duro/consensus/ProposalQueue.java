@@ -55,18 +55,46 @@ final class ProposalQueue<T extends ProposalQueue.Sized> {
      * @throws OverloadedException if its lane already holds items and would go past {@code raft.queued-bytes-max}
      */
     void add(T item, boolean isUrgent) {
-        long waiting = isUrgent ? urgentBytes : commitBytes;
-        if (waiting > 0 && waiting + item.bytes() > queuedBytesMax) {
-            throw new OverloadedException("partition " + partition + " has " + waiting + " bytes of "
-                    + (isUrgent ? "decisions and cuts" : "commit requests") + " queued for its log"
-                    + " (raft.queued-bytes-max " + queuedBytesMax + ")");
-        }
+        refuseOver(isUrgent ? urgentBytes : commitBytes, item.bytes(), isUrgent);
         if (isUrgent) {
             urgent.addLast(item);
             urgentBytes += item.bytes();
         } else {
             commits.addLast(item);
             commitBytes += item.bytes();
+        }
+    }
+
+    /**
+     * Queues all of {@code items} or none: each at the end of its lane ({@code urgent[i]}), in their order. A lane
+     * that is empty takes them whatever their size, as {@link #add} takes one item.
+     *
+     * @throws OverloadedException if a lane that already holds items would go past {@code raft.queued-bytes-max}
+     */
+    void addAll(List<T> items, boolean[] isUrgent) {
+        long toUrgent = 0;
+        long toCommits = 0;
+        for (int i = 0; i < items.size(); i++) {
+            if (isUrgent[i]) {
+                toUrgent += items.get(i).bytes();
+            } else {
+                toCommits += items.get(i).bytes();
+            }
+        }
+        refuseOver(urgentBytes, toUrgent, true);
+        refuseOver(commitBytes, toCommits, false);
+        for (int i = 0; i < items.size(); i++) {
+            (isUrgent[i] ? urgent : commits).addLast(items.get(i));
+        }
+        urgentBytes += toUrgent;
+        commitBytes += toCommits;
+    }
+
+    private void refuseOver(long waiting, long adding, boolean isUrgent) {
+        if (waiting > 0 && waiting + adding > queuedBytesMax) {
+            throw new OverloadedException("partition " + partition + " has " + waiting + " bytes of "
+                    + (isUrgent ? "decisions and cuts" : "commit requests") + " queued for its log"
+                    + " (raft.queued-bytes-max " + queuedBytesMax + ")");
         }
     }
 

@@ -8,9 +8,13 @@ import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
+import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.codec.UnsupportedVersionException;
 import dev.duro.core.engine.AbortRequest;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.node.LogEntryCodec;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -47,5 +51,35 @@ class CommandBatchesTest {
     @Test
     void anEntryHoldsAtLeastOneCommand() {
         assertThrows(IllegalArgumentException.class, () -> batches.join(List.of()));
+    }
+
+    @Test
+    void anEntrySplitIntoItsCommandsJoinsAgainIntoTheSameEntry() {
+        byte[] entry = batches.encode(commands());
+
+        List<CommandBatches.Split> split = batches.split(entry);
+
+        assertEquals(
+                commands(), split.stream().map(CommandBatches.Split::command).toList());
+        for (CommandBatches.Split command : split) {
+            assertArrayEquals(batches.encodeCommand(command.command()), command.encoded());
+        }
+        assertArrayEquals(
+                entry,
+                batches.join(split.stream().map(CommandBatches.Split::encoded).toList()),
+                "a leader's entry carries a handed-off command byte for byte");
+    }
+
+    @Test
+    void onlyAWholeEntryOfThisBuildsFormatSplits() {
+        byte[] entry = batches.encode(commands());
+        byte[] older = entry.clone();
+        older[0] = (byte) (LogEntryCodec.FORMAT_VERSION - 1);
+        assertThrows(UnsupportedVersionException.class, () -> batches.split(older));
+        assertThrows(UnsupportedVersionException.class, () -> batches.split(new byte[0]));
+        assertThrows(MalformedInputException.class, () -> batches.split(Arrays.copyOf(entry, entry.length - 1)));
+        assertThrows(MalformedInputException.class, () -> batches.split(Arrays.copyOf(entry, entry.length + 1)));
+        byte[] none = {(byte) LogEntryCodec.FORMAT_VERSION, 0};
+        assertThrows(MalformedInputException.class, () -> batches.split(none));
     }
 }

@@ -449,4 +449,34 @@ class ProposalPipelineTest {
         entry(1).commit();
         assertTrue(c2.isDone() && !c2.isCompletedExceptionally());
     }
+
+    @Test
+    void aHandedOffEntrysCommandsJoinThisNodesEntriesAndAnswerWhenTheLastIsIn() {
+        ProposalPipeline pipeline = pipeline(1);
+        CompletableFuture<Void> first = pipeline.submit(command("c1"), false);
+        assertEquals(List.of(List.of("c1")), entries());
+
+        CompletableFuture<Void> handedOff = pipeline.submitAll(
+                List.of(command("d1"), command("h1"), command("h2"), command("h3")),
+                new boolean[] {true, false, false, false});
+        pipeline.submit(command("c2"), false);
+        entry(0).commit();
+        assertTrue(first.isDone());
+        assertEquals(List.of("d1", "h1", "h2"), entry(1).commands(), "the decision first, then in their order");
+        entry(1).commit();
+        assertFalse(handedOff.isDone(), "h3 is in the next entry, not committed yet");
+        assertEquals(List.of("h3", "c2"), entry(2).commands());
+        entry(2).fail(new IOException("lost"));
+        assertInstanceOf(IOException.class, failureOf(handedOff));
+
+        // A full lane refuses the whole entry: none of it is queued.
+        ProposalPipeline full = pipeline(1);
+        full.submit(command("x", BATCH_BYTES_MAX), false); // in flight
+        full.submit(command("y", (int) QUEUED_BYTES_MAX - 10), false);
+        assertThrows(
+                OverloadedException.class,
+                () -> full.submitAll(List.of(command("z1"), command("z2")), new boolean[] {false, false}));
+        entry(3).commit();
+        assertEquals(List.of("y"), entry(4).commands(), "z1 and z2 were never queued");
+    }
 }

@@ -64,4 +64,24 @@ class ProposalQueueTest {
         assertTrue(queue.isEmpty());
         queue.add(new Item("c4", 100), false);
     }
+
+    @Test
+    void aHandedOffEntryIsQueuedWholeOrNotAtAll() {
+        ProposalQueue<Item> queue = new ProposalQueue<>(3, 100, 1_000, 100);
+        queue.add(new Item("c1", 60), false);
+        boolean[] lanes = {true, false, false};
+        List<Item> entry = List.of(new Item("d1", 10), new Item("c2", 30), new Item("c3", 20));
+        OverloadedException full = assertThrows(OverloadedException.class, () -> queue.addAll(entry, lanes));
+        assertTrue(full.getMessage().contains("partition 3 has 60 bytes of commit requests"), full.getMessage());
+        assertEquals(List.of("c1"), names(queue.nextBatch()), "neither d1 nor c2 stayed behind");
+
+        queue.add(new Item("c4", 10), false);
+        queue.addAll(entry, lanes);
+        assertEquals(List.of("d1", "c4", "c2", "c3"), names(queue.nextBatch()), "each in its lane, in order");
+
+        // An empty lane takes the whole entry, however large, as it takes one command.
+        queue.addAll(List.of(new Item("c5", 90), new Item("c6", 90)), new boolean[] {false, false});
+        assertThrows(OverloadedException.class, () -> queue.add(new Item("c7", 1), false));
+        assertEquals(List.of("c5", "c6"), names(queue.drain()));
+    }
 }

@@ -20,7 +20,7 @@ import java.util.function.IntToLongFunction;
 
 /**
  * Terminates the transactions clients hand to this node (docs/architecture.md §2, step 3): appends each participant's part
- * to that partition's log through group commit, in parallel (in the leader's entries, {@link LeaderAppends}), and answers with the outcome once this node's
+ * to that partition's log through group commit, in parallel (in the leader's entries: {@link LeaderAppends}), and answers with the outcome once this node's
  * replica of a participant finishes the transaction.
  *
  * <p>The coordinator must replicate at least one participant, so the outcome reaches it through its own
@@ -38,7 +38,6 @@ import java.util.function.IntToLongFunction;
  */
 final class Coordinator {
     private final ConsensusNode consensus;
-    private final LeaderAppends appends;
     private final OutcomeWaiters waiters;
     private final Duration timeout;
     private final IntToLongFunction newestHeard;
@@ -50,13 +49,11 @@ final class Coordinator {
      */
     Coordinator(
             ConsensusNode consensus,
-            LeaderAppends appends,
             OutcomeWaiters waiters,
             Duration timeout,
             IntToLongFunction newestHeard,
             long lagMax) {
         this.consensus = consensus;
-        this.appends = appends;
         this.waiters = waiters;
         this.timeout = timeout;
         this.newestHeard = newestHeard;
@@ -120,9 +117,9 @@ final class Coordinator {
         for (int i = 0; i < requests.size(); i++) {
             int partition = transaction.participants().get(i).partition();
             try {
-                appends.append(partition, requests.get(i)).whenComplete((ok, failure) -> {
+                consensus.committer(partition).submit(requests.get(i)).whenComplete((ok, failure) -> {
                     if (failure instanceof OverloadedException overloaded) {
-                        // The leader's queue was full (LeaderAppends): nothing was appended there.
+                        // A queue was full, this node's or the leader's (LeaderAppends): nothing was appended.
                         result.complete(new ErrorReply(
                                 requestId,
                                 ErrorCode.OVERLOADED,

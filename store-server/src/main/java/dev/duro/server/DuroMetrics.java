@@ -285,16 +285,20 @@ final class DuroMetrics implements Closeable {
 
     void watch(LeaderAppends appends) {
         sources.add(appends);
-        FunctionCounter.builder("duro_leader_appends", appends, LeaderAppends::sentToLeader)
-                .description("commands this node sent to the leader of a partition it does not lead, for its log")
+        FunctionCounter.builder("duro_leader_appends", appends, LeaderAppends::handedOff)
+                .description("commands this node handed to the leader of a partition it does not lead, whose"
+                        + " committer queues them into its own entries")
+                .register(registry);
+        FunctionCounter.builder("duro_leader_append_messages", appends, LeaderAppends::messages)
+                .description("the APPEND messages that carried them, each answered once")
                 .register(registry);
         FunctionCounter.builder("duro_leader_appends_fallen_back", appends, LeaderAppends::fellBack)
-                .description("of those, the ones proposed through this node's committer after all (no answer, not"
-                        + " the leader, entry failed)")
+                .description("of those, the ones proposed through Ratis's client after all (no answer, not the"
+                        + " leader, entry failed)")
                 .register(registry);
         gauge(
                 "duro_leader_appends_waiting",
-                "appends waiting for the leader's answer",
+                "handed-off commands waiting for the leader's answer",
                 Tags.empty(),
                 appends,
                 a -> a.waiting());

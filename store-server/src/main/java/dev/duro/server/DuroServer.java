@@ -138,12 +138,12 @@ public final class DuroServer implements Closeable {
     private void startAll() throws IOException {
         WireCodec codec = PeerMessageCodec.wireCodec(config.limits());
         OutcomeWaiters waiters = new OutcomeWaiters(config.inflightCommitsMax());
-        LeaderAppends appends = new LeaderAppends(config.nodeId(), this::consensus, peers, workerGroup);
+        LeaderAppends appends = new LeaderAppends(
+                config.nodeId(), this::consensus, peers, config.limits(), config.frameBytesMax(), workerGroup);
         peers.onAppendReplies(appends::answered);
         this.appends = appends;
         metrics.watch(appends);
-        ServerEffects effects =
-                new ServerEffects(config.nodeId(), waiters, this::consensus, peers, localVotes, appends);
+        ServerEffects effects = new ServerEffects(config.nodeId(), waiters, this::consensus, peers, localVotes);
         SnapshotTransfer snapshots = new SnapshotTransfer(
                 config.nodeId(), codec, config.nodes(), config.frameBytesMax(), this::consensus, tls);
         consensus = ConsensusNode.start(
@@ -158,6 +158,7 @@ public final class DuroServer implements Closeable {
                 },
                 snapshots,
                 tls == null ? null : new RaftTls(tls.keyManager(), tls.memberTrust()));
+        consensus.handOffCommandsTo(appends);
         metrics.watch(consensus);
         Routing routing = new Routing(config.partitioner(), config.partitionCount());
         FrontierPublisher frontiers = new FrontierPublisher(
@@ -169,12 +170,7 @@ public final class DuroServer implements Closeable {
         this.frontiers = frontiers;
         metrics.watch(frontiers, config.partitionCount());
         Coordinator coordinator = new Coordinator(
-                consensus,
-                appends,
-                waiters,
-                config.commitTimeout(),
-                frontiers::newestHeard,
-                config.coordinatorLagMax());
+                consensus, waiters, config.commitTimeout(), frontiers::newestHeard, config.coordinatorLagMax());
         int authPartition = routing.partitionOf(AuthTable.KEY);
         AuthRecord authRecord = new AuthRecord(
                 consensus,

@@ -1,157 +1,266 @@
 package dev.duro.server;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.duro.consensus.CommandBatches;
+import dev.duro.consensus.CommandHandoff;
 import dev.duro.consensus.ConsensusNode;
-import dev.duro.consensus.GroupCommitter;
+import dev.duro.core.Bytes;
+import dev.duro.core.Limits;
 import dev.duro.core.OverloadedException;
-import dev.duro.core.engine.Command;
+import dev.duro.core.codec.MalformedInputException;
+import dev.duro.core.codec.UnsupportedVersionException;
 import dev.duro.core.node.AppendMessage;
 import dev.duro.core.node.AppendReply;
 import io.netty.channel.Channel;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Appends commands to a partition's log in its leader's own entries (docs/replication.md, "Appends go to the leader").
+ * Commands for a partition this node does not lead go to the leader's node, whose committer queues them into its own
+ * entries (docs/replication.md, "Appends go to the leader").
  *
- * <p>A command for a partition this node does not lead (the other half of a global transaction, a decision copied
- * into another participant's log, an abort request) goes to the leader's node as an {@link AppendMessage} over the
- * peer link, and the leader's committer batches it with the commands it proposes itself. Proposed through this
- * node's own committer instead, it would become an entry of its own, sent through Ratis's client: with the two
- * partitions of Duro 2 × 3 led from different nodes, a third of each partition's entries were such entries at 50%
- * global.
+ * <p>This node's committer of such a partition hands each command it is asked to append (the other half of a global
+ * transaction, a decision copied into another participant's log, an abort request) here ({@link CommandHandoff}).
+ * The commands handed off for one partition gather in its {@link Outbox} until the peer link's event loop next runs:
+ * then they go to the leader's node together, as one entry in one {@link AppendMessage}, answered once. Proposed
+ * through Ratis's client instead, each batch was an entry of its own in the log: with the two partitions of Duro
+ * 2 × 3 led from different nodes, a third of each partition's entries were such entries at 50% global.
  *
- * <p>Every path that does not end in {@link AppendReply.Status#APPENDED} falls back to this node's committer, which
- * finds the leader through Ratis's client as before: no leader known, no live link to it, a reply that it no longer
- * leads, an entry that failed there, no reply within {@link #REPLY_TIMEOUT_MILLIS}. The fallback may append a command
- * twice; the engine answers a repeated commit request with its first outcome (or as unknown once it forgot it), and a
- * repeated decision or abort
- * request changes nothing (docs/window-safety.md). Only a leader whose queue is full ({@code OVERLOADED}) fails the
- * append, as this node's own full queue does.
+ * <p>A command whose append ends in anything but {@link AppendReply.Status#APPENDED} or {@link
+ * AppendReply.Status#OVERLOADED} goes into this node's own entries after all, proposed through Ratis's client, which
+ * finds the leader as before: a reply that the node no longer leads, an entry that failed there, no reply within
+ * {@link #REPLY_TIMEOUT_MILLIS}. Nothing is handed off when no leader is known, this node leads, there is no live link
+ * to the leader, the command would not fit a frame, or {@link #WAITING_MAX} commands wait for answers. The fallback
+ * may append a command twice; the engine answers a repeated commit request with its first outcome (or as unknown once
+ * it forgot it), and a repeated decision or abort request changes nothing (docs/window-safety.md). A leader whose
+ * queue is full ({@code OVERLOADED}) queued none of the message's commands, and they fail as this node's own full
+ * queue fails them.
  */
-final class LeaderAppends {
+final class LeaderAppends implements CommandHandoff {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderAppends.class);
-    /** How long an append waits for the leader's answer before it goes through this node's committer. */
+    /** How long an append waits for the leader's answer before its commands go through Ratis's client. */
     static final long REPLY_TIMEOUT_MILLIS = 2_000;
-    /** The most appends waiting for the leaders' answers; beyond it commands go through this node's committer. */
+    /** The most commands waiting for the leaders' answers; beyond it commands go through Ratis's client. */
     static final int WAITING_MAX = 65_536;
+    /** The most commands in one message: as many as one log entry may hold. */
+    static final int COMMANDS_MAX = 4_096;
     /** How often the appends that waited longer than {@link #REPLY_TIMEOUT_MILLIS} are looked for. */
     private static final long SWEEP_MILLIS = 250;
+    /** Room in a frame for an append's id, partition and entry header, besides the frame's own header. */
+    private static final int APPEND_OVERHEAD_BYTES = 64;
 
     private final String selfId;
     private final Supplier<ConsensusNode> consensus;
     private final PeerLinks peers;
+    private final CommandBatches batches;
+    /** The most bytes of commands in one message: larger would not fit the leader's frames. */
+    private final int entryBytesMax;
+
+    private final Map<Integer, Outbox> outboxes = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong();
     private final Map<Long, Waiting> waiting = new ConcurrentHashMap<>();
-    private final LongAdder sentToLeader = new LongAdder();
+    /** Commands in {@link #waiting} and in the outboxes. */
+    private final AtomicInteger commandsWaiting = new AtomicInteger();
+
+    private final LongAdder handedOff = new LongAdder();
+    private final LongAdder messages = new LongAdder();
     private final LongAdder fellBack = new LongAdder();
 
-    private record Waiting(int partition, Command command, CompletableFuture<Void> done, long sentNanos) {}
+    /** A command handed off, and whom to tell how its append ended. */
+    private record Handed(byte[] encoded, Consumer<Throwable> answered) {}
+
+    private record Waiting(int partition, List<Handed> commands, long sentNanos) {}
 
     /**
+     * @param frameBytesMax this cluster's {@code server.frame-bytes-max}
      * @param timer runs the sweep for appends that got no answer; shutting it down stops it
      */
-    LeaderAppends(String selfId, Supplier<ConsensusNode> consensus, PeerLinks peers, ScheduledExecutorService timer) {
+    LeaderAppends(
+            String selfId,
+            Supplier<ConsensusNode> consensus,
+            PeerLinks peers,
+            Limits limits,
+            int frameBytesMax,
+            ScheduledExecutorService timer) {
         this.selfId = selfId;
         this.consensus = consensus;
         this.peers = peers;
+        this.batches = new CommandBatches(limits);
+        this.entryBytesMax = frameBytesMax - APPEND_OVERHEAD_BYTES;
         timer.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /**
-     * Appends {@code command} to {@code partition}'s log. The future completes when the entry holding it is committed
-     * at the leader, or fails if it could not be appended (the command may still be in the log).
-     *
-     * @throws OverloadedException if this node's queue for the partition is full ({@code raft.queued-bytes-max})
-     */
-    CompletableFuture<Void> append(int partition, Command command) {
-        ConsensusNode node = consensus.get();
-        // One look at the group: leading it here, the committer proposes straight to this node's replica.
-        String leader = node.leaderOf(partition);
-        if (leader == null || leader.equals(selfId) || waiting.size() >= WAITING_MAX) {
-            return node.committer(partition).submit(command);
+    @Override
+    public boolean handOff(int partition, byte[] encoded, Consumer<Throwable> answered) {
+        String leader = consensus.get().leaderOf(partition);
+        if (leader == null
+                || leader.equals(selfId)
+                || encoded.length > entryBytesMax
+                || commandsWaiting.get() >= WAITING_MAX) {
+            return false;
         }
         Channel link = peers.liveChannel(leader);
         if (link == null) {
-            return node.committer(partition).submit(command); // no link yet: Ratis's client finds the leader
+            return false;
+        }
+        commandsWaiting.incrementAndGet();
+        handedOff.increment();
+        outboxes.computeIfAbsent(partition, Outbox::new).add(leader, link, new Handed(encoded, answered));
+        return true;
+    }
+
+    /**
+     * The commands handed off for one partition and not sent yet. The first one in schedules a flush on the link's
+     * event loop; whatever comes before that runs goes in the same message. A message is cut short at {@link
+     * #COMMANDS_MAX} commands or {@link #entryBytesMax} bytes, and when the leader the node sees changes.
+     */
+    private final class Outbox implements Runnable {
+        private final int partition;
+
+        @GuardedBy("this")
+        private List<Handed> pending = new ArrayList<>();
+
+        @GuardedBy("this")
+        private long pendingBytes;
+
+        /** The leader the pending commands go to; meaningless while there are none. */
+        @GuardedBy("this")
+        private String pendingLeader = "";
+
+        Outbox(int partition) {
+            this.partition = partition;
+        }
+
+        void add(String leader, Channel link, Handed command) {
+            List<Handed> full = null;
+            String fullLeader = "";
+            boolean schedule;
+            synchronized (this) {
+                if (!pending.isEmpty()
+                        && (!leader.equals(pendingLeader)
+                                || pending.size() >= COMMANDS_MAX
+                                || pendingBytes + command.encoded().length > entryBytesMax)) {
+                    full = pending;
+                    fullLeader = pendingLeader;
+                    pending = new ArrayList<>();
+                    pendingBytes = 0;
+                }
+                schedule = pending.isEmpty();
+                pending.add(command);
+                pendingBytes += command.encoded().length;
+                pendingLeader = leader;
+            }
+            if (full != null) {
+                send(partition, fullLeader, full);
+            }
+            if (schedule) {
+                try {
+                    link.eventLoop().execute(this);
+                } catch (RejectedExecutionException closing) {
+                    run(); // the node is closing: the link will not carry it, and the sweep's timeout ends it
+                }
+            }
+        }
+
+        /** The flush: sends what gathered since it was scheduled. */
+        @Override
+        public void run() {
+            List<Handed> batch;
+            String leader;
+            synchronized (this) {
+                if (pending.isEmpty()) {
+                    return; // sent already, when a message filled up
+                }
+                batch = pending;
+                leader = pendingLeader;
+                pending = new ArrayList<>();
+                pendingBytes = 0;
+            }
+            send(partition, leader, batch);
+        }
+    }
+
+    private void send(int partition, String leader, List<Handed> commands) {
+        List<byte[]> encoded = new ArrayList<>(commands.size());
+        for (Handed command : commands) {
+            encoded.add(command.encoded());
         }
         long id = nextId.getAndIncrement();
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        waiting.put(id, new Waiting(partition, command, done, System.nanoTime()));
-        sentToLeader.increment();
-        peers.send(leader, new AppendMessage(id, partition, List.of(command)));
-        return done;
+        waiting.put(id, new Waiting(partition, commands, System.nanoTime()));
+        messages.increment();
+        // A link that dropped meanwhile loses the message: the sweep sends its commands through Ratis's client.
+        peers.send(leader, new AppendMessage(id, partition, Bytes.wrap(batches.join(encoded))));
     }
 
     /** A leader's answer to one of this node's appends (from {@link PeerLinks}). */
     void answered(AppendReply reply) {
         Waiting append = waiting.remove(reply.id());
         if (append == null) {
-            return; // answered after its timeout: it went through the committer already
+            return; // answered after its timeout: it went through Ratis's client already
         }
+        commandsWaiting.addAndGet(-append.commands().size());
         switch (reply.status()) {
-            case APPENDED -> append.done().complete(null);
-            case OVERLOADED -> append.done().completeExceptionally(new OverloadedException(reply.detail()));
+            case APPENDED -> tell(append, null);
+            case OVERLOADED -> tell(append, new OverloadedException(reply.detail()));
             case NOT_LEADER, FAILED -> {
                 LOG.debug(
                         "append to partition {} through its leader: {} ({})",
                         append.partition(),
                         reply.status(),
                         reply.detail());
-                fallBack(append);
+                fallBack(append, new IOException(reply.status() + ": " + reply.detail()));
             }
         }
     }
 
-    /** Sends the appends that waited longer than {@link #REPLY_TIMEOUT_MILLIS} through this node's committer. */
+    /** Sends the commands of the appends that waited longer than {@link #REPLY_TIMEOUT_MILLIS} through Ratis's client. */
     private void sweep() {
         long now = System.nanoTime();
         for (Map.Entry<Long, Waiting> entry : waiting.entrySet()) {
             Waiting append = entry.getValue();
             if (now - append.sentNanos() > TimeUnit.MILLISECONDS.toNanos(REPLY_TIMEOUT_MILLIS)
                     && waiting.remove(entry.getKey(), append)) {
+                commandsWaiting.addAndGet(-append.commands().size());
                 LOG.debug(
                         "append to partition {} through its leader: no answer in {} ms",
                         append.partition(),
                         REPLY_TIMEOUT_MILLIS);
-                fallBack(append);
+                fallBack(append, new TimeoutException("no answer from the leader in " + REPLY_TIMEOUT_MILLIS + " ms"));
             }
         }
     }
 
-    private void fallBack(Waiting append) {
-        fellBack.increment();
-        try {
-            consensus
-                    .get()
-                    .committer(append.partition())
-                    .submit(append.command())
-                    .whenComplete((ok, failure) -> {
-                        if (failure != null) {
-                            append.done().completeExceptionally(failure);
-                        } else {
-                            append.done().complete(null);
-                        }
-                    });
-        } catch (RuntimeException e) {
-            append.done().completeExceptionally(e); // this node's queue is full, or it is closing
+    private void fallBack(Waiting append, Exception why) {
+        fellBack.add(append.commands().size());
+        tell(append, why); // each command's committer queues it itself, to go through Ratis's client
+    }
+
+    private static void tell(Waiting append, @Nullable Throwable outcome) {
+        for (Handed command : append.commands()) {
+            command.answered().accept(outcome);
         }
     }
 
     /**
-     * Serves another node's {@link AppendMessage}: appends its commands through this node's committer if this node
-     * leads the partition, and answers once their entries are committed; at once otherwise.
+     * Serves another node's {@link AppendMessage}: queues its commands into this node's committer if this node leads
+     * the partition, and answers once their entries are committed; at once otherwise.
      */
     void serve(AppendMessage append, Consumer<AppendReply> answer) {
         ConsensusNode node = consensus.get();
@@ -165,19 +274,17 @@ final class LeaderAppends {
                             + (leader == null ? "none known" : leader) + ")"));
             return;
         }
-        GroupCommitter committer = node.committer(partition);
-        List<CompletableFuture<Void>> queued = new ArrayList<>(append.commands().size());
+        CompletableFuture<Void> queued;
         try {
-            for (Command command : append.commands()) {
-                queued.add(committer.submit(command));
-            }
+            queued = node.committer(partition).submitEntry(append.entry().unsafeArray());
         } catch (OverloadedException e) {
-            // Nothing queued: overloaded. Some queued: they may be appended, the rest not; the sender falls back.
-            AppendReply.Status status = queued.isEmpty() ? AppendReply.Status.OVERLOADED : AppendReply.Status.FAILED;
-            answer.accept(new AppendReply(append.id(), status, String.valueOf(e.getMessage())));
+            answer.accept(new AppendReply(append.id(), AppendReply.Status.OVERLOADED, String.valueOf(e.getMessage())));
+            return;
+        } catch (MalformedInputException | UnsupportedVersionException | IllegalStateException e) {
+            answer.accept(new AppendReply(append.id(), AppendReply.Status.FAILED, e.toString()));
             return;
         }
-        CompletableFuture.allOf(queued.toArray(CompletableFuture[]::new)).whenComplete((ok, failure) -> {
+        queued.whenComplete((ok, failure) -> {
             if (failure == null) {
                 answer.accept(new AppendReply(append.id(), AppendReply.Status.APPENDED, ""));
             } else {
@@ -192,18 +299,23 @@ final class LeaderAppends {
         return cause.toString();
     }
 
-    /** Commands sent to their partition's leader so far. */
-    long sentToLeader() {
-        return sentToLeader.sum();
+    /** Commands handed to their partition's leader so far. */
+    long handedOff() {
+        return handedOff.sum();
     }
 
-    /** Of those, the ones that went through this node's committer after all. */
+    /** The messages that carried them. */
+    long messages() {
+        return messages.sum();
+    }
+
+    /** Of those commands, the ones that went through Ratis's client after all. */
     long fellBack() {
         return fellBack.sum();
     }
 
-    /** Appends waiting for a leader's answer now. */
+    /** Commands handed off and not answered yet. */
     int waiting() {
-        return waiting.size();
+        return commandsWaiting.get();
     }
 }

@@ -30,21 +30,18 @@ final class ServerEffects implements EffectHandler {
     private final Supplier<ConsensusNode> consensus;
     private final PeerLinks peers;
     private final Executor localVotes;
-    private final LeaderAppends appends;
 
     ServerEffects(
             String selfId,
             OutcomeWaiters waiters,
             Supplier<ConsensusNode> consensus,
             PeerLinks peers,
-            Executor localVotes,
-            LeaderAppends appends) {
+            Executor localVotes) {
         this.selfId = selfId;
         this.waiters = waiters;
         this.consensus = consensus;
         this.peers = peers;
         this.localVotes = localVotes;
-        this.appends = appends;
     }
 
     @Override
@@ -105,7 +102,7 @@ final class ServerEffects implements EffectHandler {
      */
     private void propose(Command command, int target, String what) {
         try {
-            appends.append(target, command).whenComplete((ok, failure) -> {
+            consensus.get().committer(target).submit(command).whenComplete((ok, failure) -> {
                 if (failure != null) {
                     LOG.debug(
                             "{} for {} into partition {} failed: {}", what, command.tid(), target, failure.toString());

@@ -1,41 +1,28 @@
 package dev.duro.core.node;
 
 import static com.google.common.base.Preconditions.checkArgument;
+import static java.util.Objects.requireNonNull;
 
+import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
-import dev.duro.core.engine.Command;
 import dev.duro.core.wire.MessageType;
 import dev.duro.core.wire.PeerMessage;
-import java.util.List;
 
 /**
- * Commands a node hands to the node it believes leads {@code partition}, to be appended to that partition's log in
- * the leader's own entries (docs/replication.md, "Appends go to the leader"). The leader answers with an {@link
- * AppendReply} carrying the same {@code id}, once the entry holding the commands is committed, or at once if it does
- * not lead the partition.
+ * A log entry a node's committer batched for {@code partition}, handed to the node it believes leads that partition,
+ * whose committer queues the entry's commands into its own entries (docs/replication.md, "Appends go to the
+ * leader"). The leader answers with an {@link AppendReply} carrying the same {@code id}, once the entries holding the
+ * commands are committed, or at once if it does not lead the partition or cannot take them.
  *
  * @param id chosen by the sender, unique among its appends in flight on one link
+ * @param entry the commands, in {@link LogEntryCodec}'s format; the leader checks them as it queues them
  */
-public record AppendMessage(long id, int partition, List<Command> commands) implements PeerMessage {
-    /** The most commands one message carries. */
-    public static final int COMMANDS_MAX = 4096;
-
+public record AppendMessage(long id, int partition, Bytes entry) implements PeerMessage {
     public AppendMessage {
-        commands = List.copyOf(commands);
+        requireNonNull(entry, "entry");
         checkArgument(id >= 0, "append id must not be negative: %s", id);
-        checkArgument(
-                !commands.isEmpty() && commands.size() <= COMMANDS_MAX,
-                "an append carries 1 to %s commands, not %s",
-                COMMANDS_MAX,
-                commands.size());
         checkArgument(partition >= 0 && partition < Limits.PARTITIONS_MAX, "partition out of range: %s", partition);
-        for (Command command : commands) {
-            checkArgument(
-                    command.participants().contains(partition),
-                    "partition %s is not a participant of %s",
-                    partition,
-                    command.tid());
-        }
+        checkArgument(entry.size() > 0, "an append carries a log entry, not an empty one");
     }
 
     @Override

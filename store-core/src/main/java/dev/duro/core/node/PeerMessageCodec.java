@@ -1,10 +1,10 @@
 package dev.duro.core.node;
 
+import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
-import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CoreCodec;
 import dev.duro.core.engine.Vote;
 import dev.duro.core.wire.MessageType;
@@ -16,8 +16,8 @@ import java.util.List;
 
 /**
  * The bodies of the messages nodes exchange: a {@link VoteMessage} is its target partition and its votes, a
- * {@link FrontierMessage} one frontier, an {@link AppendMessage} its id, partition and commands, all in {@link
- * CoreCodec}'s encodings, and an {@link AppendReply} its id, status and detail (docs/wire-protocol.md).
+ * {@link FrontierMessage} one frontier, an {@link AppendMessage} its id, partition and log entry (as {@link
+ * LogEntryCodec} writes it), all in {@link CoreCodec}'s encodings, and an {@link AppendReply} its id, status and detail (docs/wire-protocol.md).
  */
 public final class PeerMessageCodec implements PeerCodec {
     private final CoreCodec core;
@@ -44,10 +44,7 @@ public final class PeerMessageCodec implements PeerCodec {
         } else if (message instanceof AppendMessage append) {
             out.writeVarLong(append.id());
             out.writeVarLong(append.partition());
-            out.writeVarLong(append.commands().size());
-            for (Command command : append.commands()) {
-                core.writeCommand(out, command);
-            }
+            out.writeBytes(append.entry());
         } else if (message instanceof AppendReply reply) {
             out.writeVarLong(reply.id());
             out.writeVarLong(reply.status().code());
@@ -69,23 +66,14 @@ public final class PeerMessageCodec implements PeerCodec {
         };
     }
 
-    private AppendMessage readAppend(ByteReader in) {
+    private static AppendMessage readAppend(ByteReader in) {
         long id = readAppendId(in);
         int partition = in.readVarInt(Limits.PARTITIONS_MAX - 1, "append partition");
-        int count = in.readVarInt(AppendMessage.COMMANDS_MAX, "append command count");
-        if (count == 0) {
-            throw new MalformedInputException("an append carries at least one command");
+        Bytes entry = in.readBytes(Integer.MAX_VALUE, "append entry");
+        if (entry.size() == 0) {
+            throw new MalformedInputException("an append carries a log entry, not an empty one");
         }
-        List<Command> commands = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            Command command = core.readCommand(in);
-            if (!command.participants().contains(partition)) {
-                throw new MalformedInputException(
-                        "append for partition " + partition + " carries " + command.tid() + ", not a participant");
-            }
-            commands.add(command);
-        }
-        return new AppendMessage(id, partition, commands);
+        return new AppendMessage(id, partition, entry);
     }
 
     private static long readAppendId(ByteReader in) {

@@ -1,5 +1,6 @@
 package dev.duro.core.node;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,10 +9,12 @@ import dev.duro.core.Bytes;
 import dev.duro.core.Limits;
 import dev.duro.core.TxId;
 import dev.duro.core.Write;
+import dev.duro.core.codec.ByteWriter;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.engine.CommitRequest;
 import dev.duro.core.wire.WireCodec;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -27,23 +30,42 @@ class AppendMessageCodecTest {
     }
 
     @Test
-    void anAppendCarriesOnlyCommandsForItsPartition() {
-        byte[] frame = CODEC.encode(new AppendMessage(1, 0, List.of(localTo(0))));
-        assertEquals(1, frame[BODY], "id");
-        assertEquals(0, frame[BODY + 1], "partition");
-        frame[BODY + 1] = 1; // the same command, sent for partition 1's log
-        MalformedInputException refused = assertThrows(MalformedInputException.class, () -> CODEC.decode(frame));
-        assertTrue(refused.getMessage().contains("not a participant"), refused.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new AppendMessage(1, 1, List.of(localTo(0))));
+    void anAppendCarriesAnEntryAsItsCommitterJoinedIt() {
+        byte[] entry = new LogEntryCodec(Limits.DEFAULT).encode(List.of(localTo(0), localTo(0)));
+        AppendMessage append = new AppendMessage(300, 0, Bytes.wrap(entry));
+        byte[] frame = CODEC.encode(append);
+        // id 300 as a two-byte varint, the partition, the entry's length and the entry itself, byte for byte
+        assertEquals(BODY + 2 + 1 + 1 + entry.length, frame.length);
+        assertEquals(0, frame[BODY + 2], "partition");
+        assertEquals(entry.length, frame[BODY + 3], "entry length");
+        assertArrayEquals(entry, Arrays.copyOfRange(frame, BODY + 4, frame.length));
+        assertEquals(append, CODEC.decode(frame));
     }
 
     @Test
-    void anAppendCarriesAtLeastOneCommand() {
-        byte[] frame = CODEC.encode(new AppendMessage(1, 0, List.of(localTo(0))));
-        assertEquals(1, frame[BODY + 2], "command count");
-        frame[BODY + 2] = 0;
-        assertThrows(MalformedInputException.class, () -> CODEC.decode(frame));
-        assertThrows(IllegalArgumentException.class, () -> new AppendMessage(1, 0, List.of()));
+    void anAppendCarriesANonEmptyEntry() {
+        byte[] frame = CODEC.encode(new AppendMessage(1, 0, Bytes.wrap(new byte[] {2})));
+        assertEquals(1, frame[BODY + 2], "entry length");
+        byte[] empty = Arrays.copyOf(frame, frame.length - 1);
+        empty[BODY + 2] = 0;
+        MalformedInputException refused = assertThrows(MalformedInputException.class, () -> CODEC.decode(empty));
+        assertTrue(refused.getMessage().contains("empty"), refused.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new AppendMessage(1, 0, Bytes.EMPTY));
+        assertThrows(IllegalArgumentException.class, () -> new AppendMessage(-1, 0, Bytes.wrap(new byte[] {2})));
+    }
+
+    @Test
+    void anAppendForAPartitionBeyondTheLimitIsMalformed() {
+        byte[] frame = CODEC.encode(new AppendMessage(1, 0, Bytes.wrap(new byte[] {2})));
+        byte[] far = new byte[frame.length + 2];
+        System.arraycopy(frame, 0, far, 0, BODY + 1);
+        // partition Limits.PARTITIONS_MAX as a varint, then the rest of the body
+        ByteWriter partition = new ByteWriter().writeVarLong(Limits.PARTITIONS_MAX);
+        byte[] encoded = partition.toByteArray();
+        System.arraycopy(encoded, 0, far, BODY + 1, encoded.length);
+        System.arraycopy(frame, BODY + 2, far, BODY + 1 + encoded.length, frame.length - BODY - 2);
+        byte[] exact = Arrays.copyOf(far, BODY + 1 + encoded.length + frame.length - BODY - 2);
+        assertThrows(MalformedInputException.class, () -> CODEC.decode(exact));
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.duro.core.engine.Vote;
 import dev.duro.core.node.AppendMessage;
 import dev.duro.core.node.AppendReply;
 import dev.duro.core.node.FrontierMessage;
+import dev.duro.core.node.LogEntryCodec;
 import dev.duro.core.node.VoteMessage;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +20,11 @@ import java.util.TreeSet;
 /** Seeded random messages of every type, valid under the given limits, with edge cases mixed in. */
 final class MessageGen {
     private final Gen gen;
+    private final LogEntryCodec entries;
 
     MessageGen(long seed, Limits limits) {
         this.gen = new Gen(seed, limits);
+        this.entries = new LogEntryCodec(limits);
     }
 
     Gen gen() {
@@ -250,7 +253,7 @@ final class MessageGen {
                 commands.add(next);
             }
         }
-        return new AppendMessage(gen.nonNegative(), partition, commands);
+        return new AppendMessage(gen.nonNegative(), partition, Bytes.wrap(entries.encode(commands)));
     }
 
     VoteMessage voteMessage() {
