@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * AppendReply.Status#OVERLOADED} goes into this node's own entries after all, proposed through Ratis's client, which
  * finds the leader as before: a reply that the node no longer leads, an entry that failed there, no reply within
  * {@link #REPLY_TIMEOUT_MILLIS}. Nothing is handed off when no leader is known, this node leads, there is no live link
- * to the leader, the command would not fit a frame, or {@link #WAITING_MAX} commands wait for answers. The fallback
+ * to the leader, the command would not fit a frame, or {@link #WAITING_MAX} commands or {@link #WAITING_BYTES_MAX}
+ * bytes wait for answers. The fallback
  * may append a command twice; the engine answers a repeated commit request with its first outcome (or as unknown once
  * it forgot it), and a repeated decision or abort request changes nothing (docs/window-safety.md). A leader whose
  * queue is full ({@code OVERLOADED}) queued none of the message's commands, and they fail as this node's own full
@@ -59,6 +60,8 @@ final class LeaderAppends implements CommandHandoff {
     static final long REPLY_TIMEOUT_MILLIS = 2_000;
     /** The most commands waiting for the leaders' answers; beyond it commands go through Ratis's client. */
     static final int WAITING_MAX = 65_536;
+    /** The most bytes of commands waiting for the leaders' answers, kept for the fallback; beyond it, the same. */
+    static final long WAITING_BYTES_MAX = 64L << 20;
     /** The most commands in one message: as many as one log entry may hold. */
     static final int COMMANDS_MAX = 4_096;
     /** How often the appends that waited longer than {@link #REPLY_TIMEOUT_MILLIS} are looked for. */
@@ -78,6 +81,8 @@ final class LeaderAppends implements CommandHandoff {
     private final Map<Long, Waiting> waiting = new ConcurrentHashMap<>();
     /** Commands in {@link #waiting} and in the outboxes. */
     private final AtomicInteger commandsWaiting = new AtomicInteger();
+    /** Their bytes. */
+    private final AtomicLong bytesWaiting = new AtomicLong();
 
     private final LongAdder handedOff = new LongAdder();
     private final LongAdder messages = new LongAdder();
@@ -113,7 +118,8 @@ final class LeaderAppends implements CommandHandoff {
         if (leader == null
                 || leader.equals(selfId)
                 || encoded.length > entryBytesMax
-                || commandsWaiting.get() >= WAITING_MAX) {
+                || commandsWaiting.get() >= WAITING_MAX
+                || bytesWaiting.get() + encoded.length > WAITING_BYTES_MAX) {
             return false;
         }
         Channel link = peers.liveChannel(leader);
@@ -121,6 +127,7 @@ final class LeaderAppends implements CommandHandoff {
             return false;
         }
         commandsWaiting.incrementAndGet();
+        bytesWaiting.addAndGet(encoded.length);
         handedOff.increment();
         outboxes.computeIfAbsent(partition, Outbox::new).add(leader, link, new Handed(encoded, answered));
         return true;
@@ -215,7 +222,7 @@ final class LeaderAppends implements CommandHandoff {
         if (append == null) {
             return; // answered after its timeout: it went through Ratis's client already
         }
-        commandsWaiting.addAndGet(-append.commands().size());
+        released(append);
         switch (reply.status()) {
             case APPENDED -> tell(append, null);
             case OVERLOADED -> tell(append, new OverloadedException(reply.detail()));
@@ -237,7 +244,7 @@ final class LeaderAppends implements CommandHandoff {
             Waiting append = entry.getValue();
             if (now - append.sentNanos() > TimeUnit.MILLISECONDS.toNanos(REPLY_TIMEOUT_MILLIS)
                     && waiting.remove(entry.getKey(), append)) {
-                commandsWaiting.addAndGet(-append.commands().size());
+                released(append);
                 LOG.debug(
                         "append to partition {} through its leader: no answer in {} ms",
                         append.partition(),
@@ -245,6 +252,15 @@ final class LeaderAppends implements CommandHandoff {
                 fallBack(append, new TimeoutException("no answer from the leader in " + REPLY_TIMEOUT_MILLIS + " ms"));
             }
         }
+    }
+
+    private void released(Waiting append) {
+        long bytes = 0;
+        for (Handed command : append.commands()) {
+            bytes += command.encoded().length;
+        }
+        commandsWaiting.addAndGet(-append.commands().size());
+        bytesWaiting.addAndGet(-bytes);
     }
 
     private void fallBack(Waiting append, Exception why) {
