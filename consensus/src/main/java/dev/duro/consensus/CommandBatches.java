@@ -1,15 +1,10 @@
 package dev.duro.consensus;
 
 import dev.duro.core.Limits;
-import dev.duro.core.codec.ByteReader;
 import dev.duro.core.codec.ByteWriter;
-import dev.duro.core.codec.MalformedInputException;
-import dev.duro.core.codec.UnsupportedVersionException;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CoreCodec;
 import dev.duro.core.node.LogEntryCodec;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -54,35 +49,16 @@ public final class CommandBatches {
         return out.toByteArray();
     }
 
-    /** A command of an entry, with its own encoding: queued again, it is joined into another entry as it is. */
-    public record Split(Command command, byte[] encoded) {}
-
     /**
-     * The commands of an entry another node's committer joined ({@link #join}), each with its encoding, to be queued
-     * into this node's entries without encoding them again.
+     * The commands of an entry another node joined ({@link #join}), each with its bytes, to be queued into this node's
+     * entries without encoding them again.
      *
-     * @throws MalformedInputException if the bytes are no valid entry
-     * @throws UnsupportedVersionException if the entry is of another format than the one this build writes: its
-     *     commands could not be joined into this build's entries as they are
+     * @throws dev.duro.core.codec.MalformedInputException if the bytes are no valid entry
+     * @throws dev.duro.core.codec.UnsupportedVersionException if the entry is of another format than the one this
+     *     build writes: its commands could not be joined into this build's entries as they are
      */
-    public List<Split> split(byte[] entry) {
-        ByteReader in = new ByteReader(entry);
-        int version = in.hasRemaining() ? in.readByte() : -1;
-        if (version != LogEntryCodec.FORMAT_VERSION) {
-            throw new UnsupportedVersionException("handed-off log entry format", version, LogEntryCodec.FORMAT_VERSION);
-        }
-        int count = in.readLength("command count");
-        if (count == 0) {
-            throw new MalformedInputException("a log entry holds at least one command");
-        }
-        List<Split> commands = new ArrayList<>(Math.min(count, 1024));
-        for (int i = 0; i < count; i++) {
-            int start = entry.length - in.remaining();
-            Command command = codec.readCommand(in);
-            commands.add(new Split(command, Arrays.copyOfRange(entry, start, entry.length - in.remaining())));
-        }
-        in.expectEnd("log entry");
-        return commands;
+    public List<LogEntryCodec.Split> split(byte[] entry) {
+        return entries.split(entry);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.duro.core.OverloadedException;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.node.LogEntryCodec;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -118,7 +119,7 @@ public final class GroupCommitter implements Closeable {
      * @throws OverloadedException if {@code raft.queued-bytes-max} is reached: nothing was queued
      */
     public CompletableFuture<Void> submitEntry(byte[] entry) {
-        List<CommandBatches.Split> commands = batches.split(entry);
+        List<LogEntryCodec.Split> commands = batches.split(entry);
         List<byte[]> encoded = new ArrayList<>(commands.size());
         boolean[] urgent = new boolean[commands.size()];
         for (int i = 0; i < commands.size(); i++) {

@@ -57,16 +57,16 @@ class CommandBatchesTest {
     void anEntrySplitIntoItsCommandsJoinsAgainIntoTheSameEntry() {
         byte[] entry = batches.encode(commands());
 
-        List<CommandBatches.Split> split = batches.split(entry);
+        List<LogEntryCodec.Split> split = batches.split(entry);
 
         assertEquals(
-                commands(), split.stream().map(CommandBatches.Split::command).toList());
-        for (CommandBatches.Split command : split) {
+                commands(), split.stream().map(LogEntryCodec.Split::command).toList());
+        for (LogEntryCodec.Split command : split) {
             assertArrayEquals(batches.encodeCommand(command.command()), command.encoded());
         }
         assertArrayEquals(
                 entry,
-                batches.join(split.stream().map(CommandBatches.Split::encoded).toList()),
+                batches.join(split.stream().map(LogEntryCodec.Split::encoded).toList()),
                 "a leader's entry carries a handed-off command byte for byte");
     }
 

@@ -11,6 +11,7 @@ import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CoreCodec;
 import dev.duro.core.wire.WireCodec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -50,19 +51,48 @@ public final class LogEntryCodec {
         if (!in.hasRemaining()) {
             throw new MalformedInputException("empty log entry");
         }
-        int version = in.readByte();
-        if (version < FORMAT_VERSION_MIN || version > FORMAT_VERSION) {
-            throw new UnsupportedVersionException("log entry format", version, FORMAT_VERSION);
-        }
-        int count = in.readLength("command count");
-        if (count == 0) {
-            throw new MalformedInputException("a log entry holds at least one command");
-        }
+        int count = readHeader(in, FORMAT_VERSION_MIN);
         List<Command> commands = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             commands.add(core.readCommand(in));
         }
         in.expectEnd("log entry");
         return List.copyOf(commands);
+    }
+
+    /** A command of an entry, with its own bytes: joined into another entry as they are, it is the same command. */
+    public record Split(Command command, byte[] encoded) {}
+
+    /**
+     * Decodes an entry keeping each command's bytes, for a leader that queues another node's commands into its own
+     * entries without encoding them again. Only this build's format splits: an older command's bytes, joined into an
+     * entry of this format, would be read as this format's.
+     *
+     * @throws UnsupportedVersionException if the entry is empty or of another format than {@link #FORMAT_VERSION}
+     */
+    public List<Split> split(byte[] entry) {
+        ByteReader in = new ByteReader(entry);
+        int count = readHeader(in, FORMAT_VERSION);
+        List<Split> commands = new ArrayList<>(Math.min(count, 1024));
+        for (int i = 0; i < count; i++) {
+            int start = entry.length - in.remaining();
+            Command command = core.readCommand(in);
+            commands.add(new Split(command, Arrays.copyOfRange(entry, start, entry.length - in.remaining())));
+        }
+        in.expectEnd("log entry");
+        return commands;
+    }
+
+    /** Reads the format version, which must be {@code oldestRead} or newer, and the command count, at least one. */
+    private static int readHeader(ByteReader in, int oldestRead) {
+        int version = in.hasRemaining() ? in.readByte() : -1;
+        if (version < oldestRead || version > FORMAT_VERSION) {
+            throw new UnsupportedVersionException("log entry format", version, FORMAT_VERSION);
+        }
+        int count = in.readLength("command count");
+        if (count == 0) {
+            throw new MalformedInputException("a log entry holds at least one command");
+        }
+        return count;
     }
 }
