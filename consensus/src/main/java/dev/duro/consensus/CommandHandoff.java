@@ -1,6 +1,7 @@
 package dev.duro.consensus;
 
-import java.util.function.Consumer;
+import java.util.concurrent.CompletableFuture;
+import javax.annotation.Nullable;
 
 /**
  * Hands a command a node's {@link GroupCommitter} is asked to append to a partition led on another node to that
@@ -10,16 +11,16 @@ import java.util.function.Consumer;
 @FunctionalInterface
 public interface CommandHandoff {
     /** Hands off nothing: every command goes through this node's own queue. */
-    CommandHandoff NONE = (partition, encoded, answered) -> false;
+    CommandHandoff NONE = (partition, encoded) -> null;
 
     /**
      * Hands the command encoded as {@code encoded} ({@link CommandBatches#encodeCommand}) to {@code partition}'s
-     * leader, or returns false, without calling {@code answered}, when it cannot (no leader known, this node leads,
-     * no link to the leader, too many commands waiting for answers). Otherwise calls {@code answered} once, on any
-     * thread: with null once the leader's entry holding the command is committed; with an {@link
-     * dev.duro.core.OverloadedException} when the leader's queue was full and the command was not queued there; with
-     * any other failure when it may or may not be in the log, and the committer then queues it itself (a command
-     * appended twice is harmless: docs/window-safety.md).
+     * leader, or returns null when it cannot (no leader known, this node leads, no link to the leader, too many
+     * commands waiting for answers). Otherwise returns a future completed, on any thread: normally once the leader's
+     * entry holding the command is committed; with an {@link dev.duro.core.OverloadedException} when the leader's
+     * queue was full and the command was not queued there; with any other failure when it may or may not be in the
+     * log, and the committer then queues it itself (a command appended twice is harmless: docs/window-safety.md).
      */
-    boolean handOff(int partition, byte[] encoded, Consumer<Throwable> answered);
+    @Nullable
+    CompletableFuture<Void> handOff(int partition, byte[] encoded);
 }

@@ -222,7 +222,7 @@ public final class ConsensusNode implements Closeable {
         LocalLeader local =
                 new LocalLeader(server, groupId(partition), () -> replicas.containsKey(partition), proposals);
         ProposalPipeline.Delays delays = (nanos, task) -> lingers.schedule(task, nanos, TimeUnit.NANOSECONDS);
-        CommandHandoff toLeader = (target, encoded, answered) -> handoff.handOff(target, encoded, answered);
+        CommandHandoff toLeader = (target, encoded) -> handoff.handOff(target, encoded);
         return new GroupCommitter(partition, newClient(partition), local, toLeader, batches, settings, delays);
     }
 

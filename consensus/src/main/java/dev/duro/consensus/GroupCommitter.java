@@ -45,7 +45,7 @@ public final class GroupCommitter implements Closeable {
     private final CommandHandoff handoff;
     /** Commands the leader on another node took into its own entries: {@link #commandsHandedOff()}. */
     private final AtomicLong handedOff = new AtomicLong();
-    /** Entries proposed through {@link #client}, to whichever node it finds leading: {@link #entriesThroughClient()}. */
+    /** Entries proposed through {@link #client}, to the node it finds leading: {@link #entriesThroughClient()}. */
     private final AtomicLong throughClient = new AtomicLong();
 
     private final CommandBatches batches;
@@ -79,8 +79,12 @@ public final class GroupCommitter implements Closeable {
     public CompletableFuture<Void> submit(Command command) {
         byte[] encoded = batches.encodeCommand(command);
         boolean urgent = !(command instanceof CommitRequest);
+        CompletableFuture<Void> handed = handoff.handOff(partition, encoded);
+        if (handed == null) {
+            return pipeline.submit(encoded, urgent); // this node leads (the common case), or no handoff can be made
+        }
         CompletableFuture<Void> appended = new CompletableFuture<>();
-        boolean handedOver = handoff.handOff(partition, encoded, failure -> {
+        handed.whenComplete((ok, failure) -> {
             if (failure == null) {
                 handedOff.incrementAndGet();
                 appended.complete(null);
@@ -90,7 +94,7 @@ public final class GroupCommitter implements Closeable {
                 queueAfterAll(encoded, urgent, appended);
             }
         });
-        return handedOver ? appended : pipeline.submit(encoded, urgent);
+        return appended;
     }
 
     /** A handoff that failed: the command goes into this committer's entries, through Ratis's client. */

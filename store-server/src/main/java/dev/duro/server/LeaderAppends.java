@@ -88,10 +88,11 @@ final class LeaderAppends implements CommandHandoff {
     private final LongAdder messages = new LongAdder();
     private final LongAdder fellBack = new LongAdder();
 
-    /** A command handed off, and whom to tell how its append ended. */
-    private record Handed(byte[] encoded, Consumer<Throwable> answered) {}
+    /** A command handed off, and the future that tells its committer how its append ended. */
+    private record Handed(byte[] encoded, CompletableFuture<Void> appended) {}
 
-    private record Waiting(int partition, List<Handed> commands, long sentNanos) {}
+    /** @param bytes the commands' bytes, counted in {@link #bytesWaiting} */
+    private record Waiting(int partition, List<Handed> commands, long bytes, long sentNanos) {}
 
     /**
      * @param frameBytesMax this cluster's {@code server.frame-bytes-max}
@@ -113,24 +114,25 @@ final class LeaderAppends implements CommandHandoff {
     }
 
     @Override
-    public boolean handOff(int partition, byte[] encoded, Consumer<Throwable> answered) {
+    public @Nullable CompletableFuture<Void> handOff(int partition, byte[] encoded) {
         String leader = consensus.get().leaderOf(partition);
         if (leader == null
                 || leader.equals(selfId)
                 || encoded.length > entryBytesMax
                 || commandsWaiting.get() >= WAITING_MAX
                 || bytesWaiting.get() + encoded.length > WAITING_BYTES_MAX) {
-            return false;
+            return null;
         }
         Channel link = peers.liveChannel(leader);
         if (link == null) {
-            return false;
+            return null;
         }
         commandsWaiting.incrementAndGet();
         bytesWaiting.addAndGet(encoded.length);
         handedOff.increment();
-        outboxes.computeIfAbsent(partition, Outbox::new).add(leader, link, new Handed(encoded, answered));
-        return true;
+        CompletableFuture<Void> appended = new CompletableFuture<>();
+        outboxes.computeIfAbsent(partition, Outbox::new).add(leader, link, new Handed(encoded, appended));
+        return appended;
     }
 
     /**
@@ -206,11 +208,13 @@ final class LeaderAppends implements CommandHandoff {
 
     private void send(int partition, String leader, List<Handed> commands) {
         List<byte[]> encoded = new ArrayList<>(commands.size());
+        long bytes = 0;
         for (Handed command : commands) {
             encoded.add(command.encoded());
+            bytes += command.encoded().length;
         }
         long id = nextId.getAndIncrement();
-        waiting.put(id, new Waiting(partition, commands, System.nanoTime()));
+        waiting.put(id, new Waiting(partition, commands, bytes, System.nanoTime()));
         messages.increment();
         // A link that dropped meanwhile loses the message: the sweep sends its commands through Ratis's client.
         peers.send(leader, new AppendMessage(id, partition, Bytes.wrap(batches.join(encoded))));
@@ -237,7 +241,7 @@ final class LeaderAppends implements CommandHandoff {
         }
     }
 
-    /** Sends the commands of the appends that waited longer than {@link #REPLY_TIMEOUT_MILLIS} through Ratis's client. */
+    /** Sends the commands of appends unanswered after {@link #REPLY_TIMEOUT_MILLIS} through Ratis's client. */
     private void sweep() {
         long now = System.nanoTime();
         for (Map.Entry<Long, Waiting> entry : waiting.entrySet()) {
@@ -255,12 +259,8 @@ final class LeaderAppends implements CommandHandoff {
     }
 
     private void released(Waiting append) {
-        long bytes = 0;
-        for (Handed command : append.commands()) {
-            bytes += command.encoded().length;
-        }
         commandsWaiting.addAndGet(-append.commands().size());
-        bytesWaiting.addAndGet(-bytes);
+        bytesWaiting.addAndGet(-append.bytes());
     }
 
     private void fallBack(Waiting append, Exception why) {
@@ -268,9 +268,13 @@ final class LeaderAppends implements CommandHandoff {
         tell(append, why); // each command's committer queues it itself, to go through Ratis's client
     }
 
-    private static void tell(Waiting append, @Nullable Throwable outcome) {
+    private static void tell(Waiting append, @Nullable Throwable failure) {
         for (Handed command : append.commands()) {
-            command.answered().accept(outcome);
+            if (failure == null) {
+                command.appended().complete(null);
+            } else {
+                command.appended().completeExceptionally(failure);
+            }
         }
     }
 
