@@ -19,9 +19,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.IntToLongFunction;
 
 /**
- * Terminates the transactions clients hand to this node (docs/architecture.md §2, step 3): appends each participant's part
- * to that partition's log through group commit, in parallel (in the leader's entries: {@link LeaderAppends}), and answers with the outcome once this node's
- * replica of a participant finishes the transaction.
+ * Terminates the transactions clients hand to this node (docs/architecture.md §2, step 3): appends each participant's
+ * part to that partition's log through group commit, in parallel (in the leader's entries: {@link LeaderAppends}), and
+ * answers with the outcome once this node's replica of a participant finishes the transaction.
  *
  * <p>The coordinator must replicate at least one participant, so the outcome reaches it through its own
  * replica; clients send commits to such a node. A failure to append leaves the outcome unknown: the client is

@@ -97,8 +97,9 @@ final class ServerEffects implements EffectHandler {
     }
 
     /**
-     * Proposes {@code command} into {@code target}'s log, in its leader's entries ({@link LeaderAppends}), best effort: a proposal that fails or is shed is made
-     * again by the engine (abort requests and unlogged decisions are retried on its timers).
+     * Proposes {@code command} into {@code target}'s log, in its leader's entries ({@link LeaderAppends}), best
+     * effort: a proposal that fails or is shed is made again by the engine (abort requests and unlogged decisions are
+     * retried on its timers).
      */
     private void propose(Command command, int target, String what) {
         try {

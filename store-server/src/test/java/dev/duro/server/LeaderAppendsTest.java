@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Entries for a partition this node does not lead go to the leader's node, whose committer queues their commands into
- * its own entries (docs/replication.md, "Appends go to the leader"), on a real cluster of 3 nodes, 2 partitions and 3 replicas in this JVM.
+ * Commands for a partition this node does not lead go to the leader's node, whose committer queues them into its own
+ * entries (docs/replication.md, "Appends go to the leader"), on a real cluster of 3 nodes, 2 partitions and 3
+ * replicas in this JVM.
  */
 class LeaderAppendsTest {
     @TempDir

@@ -15,9 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The bodies of the messages nodes exchange: a {@link VoteMessage} is its target partition and its votes, a
- * {@link FrontierMessage} one frontier, an {@link AppendMessage} its id, partition and log entry (as {@link
- * LogEntryCodec} writes it), all in {@link CoreCodec}'s encodings, and an {@link AppendReply} its id, status and detail (docs/wire-protocol.md).
+ * The bodies of the messages nodes exchange: a {@link VoteMessage} is its target partition and its votes, a {@link
+ * FrontierMessage} one frontier, both in {@link CoreCodec}'s encodings; an {@link AppendMessage} its id, partition and
+ * log entry (as {@link LogEntryCodec} writes it), and an {@link AppendReply} its id, status and detail
+ * (docs/wire-protocol.md).
  */
 public final class PeerMessageCodec implements PeerCodec {
     private final CoreCodec core;

@@ -56,16 +56,17 @@ class AppendMessageCodecTest {
 
     @Test
     void anAppendForAPartitionBeyondTheLimitIsMalformed() {
-        byte[] frame = CODEC.encode(new AppendMessage(1, 0, Bytes.wrap(new byte[] {2})));
-        byte[] far = new byte[frame.length + 2];
-        System.arraycopy(frame, 0, far, 0, BODY + 1);
-        // partition Limits.PARTITIONS_MAX as a varint, then the rest of the body
-        ByteWriter partition = new ByteWriter().writeVarLong(Limits.PARTITIONS_MAX);
-        byte[] encoded = partition.toByteArray();
-        System.arraycopy(encoded, 0, far, BODY + 1, encoded.length);
-        System.arraycopy(frame, BODY + 2, far, BODY + 1 + encoded.length, frame.length - BODY - 2);
-        byte[] exact = Arrays.copyOf(far, BODY + 1 + encoded.length + frame.length - BODY - 2);
-        assertThrows(MalformedInputException.class, () -> CODEC.decode(exact));
+        byte[] last = appendFrame(Limits.PARTITIONS_MAX - 1);
+        assertEquals(new AppendMessage(1, Limits.PARTITIONS_MAX - 1, Bytes.wrap(new byte[] {2})), CODEC.decode(last));
+        byte[] beyond = appendFrame(Limits.PARTITIONS_MAX);
+        assertThrows(MalformedInputException.class, () -> CODEC.decode(beyond));
+    }
+
+    /** An append of id 1 and a one-byte entry for {@code partition}, written by hand: its constructor refuses more. */
+    private static byte[] appendFrame(int partition) {
+        byte[] header = Arrays.copyOf(CODEC.encode(new AppendMessage(1, 0, Bytes.wrap(new byte[] {2}))), BODY);
+        ByteWriter frame = new ByteWriter().writeRaw(header).writeVarLong(1).writeVarLong(partition);
+        return frame.writeBytes(Bytes.wrap(new byte[] {2})).toByteArray();
     }
 
     @Test
