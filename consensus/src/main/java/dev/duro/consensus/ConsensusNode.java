@@ -70,6 +70,9 @@ public final class ConsensusNode implements Closeable {
     /** Where committers hand commands for partitions led elsewhere; {@link CommandHandoff#NONE} until it is set. */
     private volatile CommandHandoff handoff = CommandHandoff.NONE;
 
+    /** Hands leaderships to the preferred nodes ({@link #placeLeaders}); idle until then. */
+    private volatile LeaderPlacement placement;
+
     /** Each partition's group id, derived once: {@link RaftTopology#groupId} hashes the name at every call. */
     private final RaftGroupId[] groupIds;
 
@@ -115,6 +118,7 @@ public final class ConsensusNode implements Closeable {
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
         this.freshReplicaWatch = new FreshReplicaWatch(nodeId, topology, server, raftParameters);
+        this.placement = new LeaderPlacement(nodeId, topology, server, this::groupId, List.of());
         this.proposals = Executors.newSingleThreadExecutor(LogContext.daemonThreads("proposals", nodeId));
         this.lingers = Executors.newSingleThreadScheduledExecutor(LogContext.daemonThreads("batch-linger", nodeId));
     }
@@ -234,6 +238,25 @@ public final class ConsensusNode implements Closeable {
         this.handoff = handoff;
     }
 
+    /**
+     * Makes this node hand the leadership of each partition it leads to the first node of {@code preferred} that
+     * replicates it and is ready to lead ({@link LeaderPlacement}); an empty list leaves leadership to elections.
+     * Every node of the cluster must be given the same list.
+     *
+     * @throws IllegalArgumentException if a listed node is no node of the cluster, or is listed twice
+     */
+    public synchronized void placeLeaders(List<String> preferred) {
+        LeaderPlacement placing = new LeaderPlacement(nodeId, topology, server, this::groupId, preferred);
+        placement.close();
+        placement = placing;
+        placing.start();
+    }
+
+    /** Leadership transfers this node has asked for to place leaders on preferred nodes ({@link #placeLeaders}). */
+    public long leaderTransfersAsked() {
+        return placement.transfersAsked();
+    }
+
     private RaftClient newClient(int partition) {
         RaftPeerId leader = leaderPeer(partition);
         RaftClient.Builder builder = RaftClient.newBuilder()
@@ -329,6 +352,7 @@ public final class ConsensusNode implements Closeable {
     @Override
     public void close() throws IOException {
         freshReplicaWatch.close();
+        placement.close();
         for (GroupCommitter committer : committers.values()) {
             committer.close();
         }

@@ -73,13 +73,7 @@ class ConsensusClusterTest {
         ConsensusNode stopped = nodes.remove(2);
         long digest = stopped.replica(0).contentDigest();
         stopped.close();
-        String id = stopped.nodeId();
-        int port = Integer.parseInt(topology.raftAddresses().get(id).split(":")[1]);
-        ConsensusSettings settings =
-                ConsensusSettings.defaults(data.resolve(id), "127.0.0.1", port).withSnapshotEveryEntries(50);
-        ConsensusNode restarted = ConsensusNode.start(
-                id, topology, settings, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect, this::copyFromPeer);
-        nodes.add(restarted);
+        ConsensusNode restarted = start(stopped.nodeId(), topology);
         assertTrue(
                 restarted.replica(0).getLatestSnapshot().getIndex() >= 50,
                 "the restarted replica found its snapshot: "
@@ -112,14 +106,94 @@ class ConsensusClusterTest {
         }
         RaftTopology topology = new RaftTopology("test", addresses, replicas);
         for (int i = 0; i < 3; i++) {
-            String id = "n" + i;
-            int port = Integer.parseInt(addresses.get(id).split(":")[1]);
-            ConsensusSettings settings = ConsensusSettings.defaults(data.resolve(id), "127.0.0.1", port)
-                    .withSnapshotEveryEntries(50);
-            nodes.add(ConsensusNode.start(
-                    id, topology, settings, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect, this::copyFromPeer));
+            start("n" + i, topology);
         }
         return topology;
+    }
+
+    /** Starts node {@code id} on its folder (again, after a stop: it recovers what it stored) and adds it. */
+    private ConsensusNode start(String id, RaftTopology topology) throws IOException {
+        int port = Integer.parseInt(topology.raftAddresses().get(id).split(":")[1]);
+        ConsensusSettings settings =
+                ConsensusSettings.defaults(data.resolve(id), "127.0.0.1", port).withSnapshotEveryEntries(50);
+        ConsensusNode node = ConsensusNode.start(
+                id, topology, settings, EngineSettings.DEFAULT, Limits.DEFAULT, this::collect, this::copyFromPeer);
+        nodes.add(node);
+        return node;
+    }
+
+    /**
+     * {@code cluster.preferred-leaders} on real Ratis servers ({@link LeaderPlacement}): both partitions' leaderships
+     * go to the first listed node, to the next listed one while it is down (whichever survivor the election picked),
+     * and back once it has restarted and caught up; commits go on throughout.
+     */
+    @Test
+    void leadershipsGoToThePreferredNodeAndComeBackAfterItsRestart() throws Exception {
+        RaftTopology topology = startCluster(2);
+        List<String> preferred = List.of("n2", "n1");
+        for (ConsensusNode node : nodes) {
+            node.placeLeaders(preferred);
+        }
+        awaitLeader("n2", Duration.ofSeconds(30));
+        commitAtEveryPartition(0);
+        ConsensusNode first = node("n2");
+        nodes.remove(first);
+        first.close();
+        awaitLeader("n1", Duration.ofSeconds(30));
+        commitAtEveryPartition(1);
+        ConsensusNode restarted = start("n2", topology);
+        restarted.placeLeaders(preferred);
+        awaitLeader("n2", Duration.ofSeconds(60));
+        commitAtEveryPartition(2);
+        long asked = 0;
+        for (ConsensusNode node : nodes) {
+            asked += node.leaderTransfersAsked();
+        }
+        assertTrue(asked >= 2, "leaderships came back by transfers, not elections alone: " + asked);
+        for (int p = 0; p < 2; p++) {
+            awaitConverged(p, Duration.ofSeconds(30), 3);
+        }
+    }
+
+    /** A blind write committed through every node at each partition: the leaders serve, wherever they are. */
+    private void commitAtEveryPartition(int round) throws Exception {
+        for (int p = 0; p < 2; p++) {
+            TxId tid = new TxId(11, 10 * round + p);
+            outcomes.computeIfAbsent(tid, t -> new CompletableFuture<>());
+            CommitRequest request = new CommitRequest(
+                    tid, List.of(p), 0, List.of(), List.of(Write.put(Bytes.utf8("placed-" + round), Bytes.utf8("v"))));
+            nodes.get(round % nodes.size()).committer(p).submit(request).get(30, TimeUnit.SECONDS);
+            assertTrue(outcomes.get(tid).get(30, TimeUnit.SECONDS).committed(), "round " + round + " commits");
+        }
+    }
+
+    /** Waits until node {@code id} leads both partitions and every live node knows it. */
+    private void awaitLeader(String id, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<String> seen = new ArrayList<>();
+            for (ConsensusNode node : nodes) {
+                for (int p = 0; p < 2; p++) {
+                    seen.add(node.nodeId() + ":" + p + "=" + node.leaderOf(p));
+                }
+            }
+            if (seen.stream().allMatch(leader -> leader.endsWith("=" + id))
+                    && node(id).isLeader(0)
+                    && node(id).isLeader(1)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("leaders did not move to " + id + " in " + timeout + ": " + seen);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private ConsensusNode node(String id) {
+        return nodes.stream()
+                .filter(node -> node.nodeId().equals(id))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no live node " + id));
     }
 
     /**

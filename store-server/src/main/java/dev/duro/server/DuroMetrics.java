@@ -167,6 +167,10 @@ final class DuroMetrics implements Closeable {
                     .tags(tags)
                     .register(registry);
         }
+        FunctionCounter.builder("duro_leader_transfers", consensus, ConsensusNode::leaderTransfersAsked)
+                .description("leadership transfers this node asked for, to place leaders as cluster.preferred-leaders"
+                        + " lists them")
+                .register(registry);
     }
 
     /** Counts a commit this node coordinated, once per participant, and times it. */

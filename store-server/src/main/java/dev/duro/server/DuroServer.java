@@ -159,6 +159,7 @@ public final class DuroServer implements Closeable {
                 snapshots,
                 tls == null ? null : new RaftTls(tls.keyManager(), tls.memberTrust()));
         consensus.handOffCommandsTo(appends);
+        consensus.placeLeaders(config.preferredLeaders());
         metrics.watch(consensus);
         Routing routing = new Routing(config.partitioner(), config.partitionCount());
         FrontierPublisher frontiers = new FrontierPublisher(

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -62,6 +63,7 @@ public final class ServerConfig {
     private final Map<String, Node> nodes;
     private final List<List<String>> placement;
     private final String partitioner;
+    private final List<String> preferredLeaders;
     private final Limits limits;
     private final EngineSettings engine;
     private final boolean fsync;
@@ -104,6 +106,7 @@ public final class ServerConfig {
         nodes = in.nodes();
         placement = in.placement(nodes);
         partitioner = in.string(Settings.CLUSTER_PARTITIONER);
+        preferredLeaders = preferredLeaders(in, nodes.keySet());
         limits = new Limits(
                 in.integer(Settings.KEY_BYTES_MAX),
                 in.integer(Settings.VALUE_BYTES_MAX),
@@ -163,6 +166,28 @@ public final class ServerConfig {
         in.rejectUnknownKeys();
         in.failIfProblems();
         keysRead = Set.copyOf(in.usedKeys());
+    }
+
+    /** {@code cluster.preferred-leaders}: node ids of the cluster, each once; empty when not set. */
+    private static List<String> preferredLeaders(ConfigParser in, Set<String> nodes) {
+        String listed = in.optional(Settings.CLUSTER_PREFERRED_LEADERS);
+        if (listed == null) {
+            return List.of();
+        }
+        List<String> preferred = new ArrayList<>();
+        for (String raw : listed.split(",")) {
+            String id = raw.trim();
+            if (id.isEmpty()) {
+                in.problem("cluster.preferred-leaders", "has an empty entry ('" + listed + "')");
+            } else if (!nodes.isEmpty() && !nodes.contains(id)) {
+                in.problem("cluster.preferred-leaders", "names '" + id + "', which is not in cluster.nodes " + nodes);
+            } else if (preferred.contains(id)) {
+                in.problem("cluster.preferred-leaders", "names " + id + " twice");
+            } else {
+                preferred.add(id);
+            }
+        }
+        return List.copyOf(preferred);
     }
 
     /**
@@ -225,9 +250,17 @@ public final class ServerConfig {
         return nodes;
     }
 
-    /** Per partition, the ids of its replicas; the first is the preferred leader. */
+    /** Per partition, the ids of its replicas. Which of them leads is {@link #preferredLeaders}' to say. */
     public List<List<String>> placement() {
         return placement;
+    }
+
+    /**
+     * {@code cluster.preferred-leaders}: the nodes partitions' leaderships are handed to, most preferred first;
+     * empty when elections alone decide.
+     */
+    public List<String> preferredLeaders() {
+        return preferredLeaders;
     }
 
     public int partitionCount() {

@@ -86,6 +86,13 @@ final class Settings {
             Text.computed("partition.<p>.replicas", "round robin", "explicit replica list for partition `p`");
     static final Text CLUSTER_PARTITIONER =
             Text.of("cluster.partitioner", "hash", "`hash` (murmur3) or `range:split1,split2,...`");
+    static final Text CLUSTER_PREFERRED_LEADERS = Text.computed(
+            "cluster.preferred-leaders",
+            "none: elections decide",
+            "comma-separated node ids, most preferred first: the leader of each partition hands its leadership to the"
+                    + " first listed node that replicates it and is caught up, so leaders gather there, move down the"
+                    + " list while that node is down, and return once it is back. Leaders on one node keep a global"
+                    + " transaction's votes inside one process ([where the leaders sit](docs/replication.md#where-the-leaders-sit))");
     static final Text NODE_ID = Text.computed("node.id", REQUIRED, "this node's id");
     static final Text DATA_DIR =
             Text.computed("data.dir", "`data/<id>`", "this node's storage (Raft logs and snapshots under `raft/`)");
@@ -281,6 +288,7 @@ final class Settings {
             CLUSTER_REPLICATION,
             PARTITION_REPLICAS,
             CLUSTER_PARTITIONER,
+            CLUSTER_PREFERRED_LEADERS,
             NODE_ID,
             DATA_DIR,
             KEY_BYTES_MAX,

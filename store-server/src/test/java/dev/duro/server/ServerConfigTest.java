@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,7 @@ class ServerConfigTest {
             assertEquals(first.nodes(), config.nodes(), which + " list the same nodes at the same addresses");
             assertEquals(first.placement(), config.placement(), which + " place the partitions alike");
             assertEquals(first.partitioner(), config.partitioner(), which + " partition keys alike");
+            assertEquals(first.preferredLeaders(), config.preferredLeaders(), which + " prefer the same leaders");
             assertEquals(first.limits(), config.limits(), which + " have the same limits");
             assertEquals(first.engine(), config.engine(), which + " certify alike");
         }
@@ -49,6 +51,40 @@ class ServerConfigTest {
         var error =
                 assertThrows(ServerConfig.InvalidConfigException.class, () -> ServerConfig.of(oneNode("runs/a,b/n1")));
         assertTrue(error.getMessage().contains("data.dir must not contain a comma"), error.getMessage());
+    }
+
+    @Test
+    void preferredLeadersAreReadInOrderAndNoneByDefault() {
+        assertEquals(List.of(), ServerConfig.of(oneNode("data/n1")).preferredLeaders());
+        Properties p = threeNodes();
+        p.setProperty("cluster.preferred-leaders", " n3, n1 ");
+        assertEquals(List.of("n3", "n1"), ServerConfig.of(p).preferredLeaders());
+        p.setProperty("cluster.preferred-leaders", "");
+        assertEquals(List.of(), ServerConfig.of(p).preferredLeaders(), "an empty value leaves it to elections");
+    }
+
+    @Test
+    void preferredLeadersNamingUnknownRepeatedOrEmptyEntriesAreReportedByName() {
+        Properties p = threeNodes();
+        p.setProperty("cluster.preferred-leaders", "n2,n9,n2,,n1");
+        var error = assertThrows(ServerConfig.InvalidConfigException.class, () -> ServerConfig.of(p));
+        assertEquals(3, error.problems().size(), error.getMessage());
+        assertTrue(
+                error.getMessage().contains("cluster.preferred-leaders names 'n9', which is not in cluster.nodes"),
+                error.getMessage());
+        assertTrue(error.getMessage().contains("cluster.preferred-leaders names n2 twice"), error.getMessage());
+        assertTrue(error.getMessage().contains("cluster.preferred-leaders has an empty entry"), error.getMessage());
+    }
+
+    private static Properties threeNodes() {
+        Properties p = oneNode("data/n1");
+        p.setProperty("cluster.nodes", "n1,n2,n3");
+        p.setProperty("cluster.replication", "3");
+        for (int i = 2; i <= 3; i++) {
+            p.setProperty("node.n" + i + ".address", "127.0.0.1:710" + i);
+            p.setProperty("node.n" + i + ".raft", "127.0.0.1:720" + i);
+        }
+        return p;
     }
 
     @Test

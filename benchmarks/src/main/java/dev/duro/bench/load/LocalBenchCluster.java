@@ -87,6 +87,9 @@ final class LocalBenchCluster implements AutoCloseable {
         common.setProperty("cluster.nodes", String.join(",", ids));
         common.setProperty("cluster.partitions", Integer.toString(partitions));
         common.setProperty("cluster.replication", Integer.toString(replicas));
+        // Every partition's leader on b1 while it is up, so runs do not differ by where elections put the leaders
+        // (docs/performance.md, "Leaders placed"); --set cluster.preferred-leaders= leaves it to elections.
+        common.setProperty("cluster.preferred-leaders", String.join(",", ids));
         settings.forEach(common::setProperty);
         seeds = String.join(",", addresses);
         try {

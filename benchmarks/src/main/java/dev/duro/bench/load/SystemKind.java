@@ -42,12 +42,19 @@ public enum SystemKind {
         Path logs = options.outputDirectory().resolve("nodes-" + partitions + "x" + replicas);
         console.printf(
                 Locale.ROOT,
-                "starting Duro: %d node(s), %d partition(s) x %d replicas, %s%s ...%n",
+                "starting Duro: %d node(s), %d partition(s) x %d replicas, %s, %s%s ...%n",
                 replicas,
                 partitions,
                 replicas,
                 options.inProcess() ? "in this process" : "one process each (output in " + logs + ")",
+                leadersPlaced(options) ? "leaders on b1 while it is up" : "leaders where elections put them",
                 options.tls() ? ", TLS on every link" : "");
         return DuroTarget.start(partitions, replicas, options.inProcess(), options.tls(), options.nodeSettings(), logs);
+    }
+
+    /** Whether the nodes keep {@code LocalBenchCluster}'s list of preferred leaders ({@code --set} may empty it). */
+    private static boolean leadersPlaced(LoadOptions options) {
+        String listed = options.nodeSettings().get("cluster.preferred-leaders");
+        return listed == null || !listed.isBlank();
     }
 }
