@@ -66,6 +66,10 @@
        (str "cluster.nodes=" (str/join "," nodes))
        (str "cluster.partitions=" (:partitions test))
        (str "cluster.replication=" (count nodes))]
+      ;; Leaders placed on the first node while it is up, so faults also move leaderships by transfers
+      ;; (docs/replication.md, "Where the leaders sit"); --set cluster.preferred-leaders= leaves them to elections.
+      (when-not (contains? (:settings test) "cluster.preferred-leaders")
+        [(str "cluster.preferred-leaders=" (str/join "," nodes))])
       (for [n nodes]
         (str "node." n ".address=" (client-address hosts n) "\n"
              "node." n ".raft=" (net/address hosts n) ":" raft-port))

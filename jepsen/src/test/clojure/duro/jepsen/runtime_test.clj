@@ -58,7 +58,16 @@
         (let [lines (set (str/split-lines (db/config test node)))]
           (is (contains? lines "engine.outcomes-retained=50"))
           (is (contains? lines "certification.window-transactions=200"))
-          (is (contains? lines (str "node.id=" node)))))))
+          (is (contains? lines (str "node.id=" node)))
+          (is (contains? lines "cluster.preferred-leaders=n1,n2") "leaders placed on the first node by default")))))
+  (testing "--set cluster.preferred-leaders replaces the harness's list, and an empty one leaves it to elections"
+    (doseq [[given expected] [["n2" "cluster.preferred-leaders=n2"] ["" "cluster.preferred-leaders="]]]
+      (let [settings (:settings (:options (cli-parse/parse-opts ["--set" (str "cluster.preferred-leaders=" given)]
+                                                                cli/options)))
+            test {:hosts {:subnet "10.77.0"} :nodes ["n1" "n2"] :partitions 2 :snapshot-every 200
+                  :dir (io/file "target" "settings-test") :settings settings}
+            lines (filter #(str/starts-with? % "cluster.preferred-leaders") (str/split-lines (db/config test "n1")))]
+        (is (= [expected] lines)))))
   (testing "none given: nothing added"
     (is (= {} (:settings (:options (cli-parse/parse-opts [] cli/options))))))
   (testing "malformed or harness-owned settings are refused by name"
