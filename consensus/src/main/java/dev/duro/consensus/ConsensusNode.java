@@ -71,7 +71,7 @@ public final class ConsensusNode implements Closeable {
     private volatile CommandHandoff handoff = CommandHandoff.NONE;
 
     /** Hands leaderships to the preferred nodes ({@link #placeLeaders}); idle until then. */
-    private volatile LeaderPlacement placement;
+    private final LeaderPlacement placement;
 
     /** Each partition's group id, derived once: {@link RaftTopology#groupId} hashes the name at every call. */
     private final RaftGroupId[] groupIds;
@@ -118,7 +118,7 @@ public final class ConsensusNode implements Closeable {
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
         this.freshReplicaWatch = new FreshReplicaWatch(nodeId, topology, server, raftParameters);
-        this.placement = new LeaderPlacement(nodeId, topology, server, this::groupId, List.of());
+        this.placement = new LeaderPlacement(nodeId, topology, server, this::groupId);
         this.proposals = Executors.newSingleThreadExecutor(LogContext.daemonThreads("proposals", nodeId));
         this.lingers = Executors.newSingleThreadScheduledExecutor(LogContext.daemonThreads("batch-linger", nodeId));
     }
@@ -245,11 +245,8 @@ public final class ConsensusNode implements Closeable {
      *
      * @throws IllegalArgumentException if a listed node is no node of the cluster, or is listed twice
      */
-    public synchronized void placeLeaders(List<String> preferred) {
-        LeaderPlacement placing = new LeaderPlacement(nodeId, topology, server, this::groupId, preferred);
-        placement.close();
-        placement = placing;
-        placing.start();
+    public void placeLeaders(List<String> preferred) {
+        placement.prefer(preferred);
     }
 
     /** Leadership transfers this node has asked for to place leaders on preferred nodes ({@link #placeLeaders}). */

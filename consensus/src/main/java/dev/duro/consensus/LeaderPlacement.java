@@ -1,5 +1,6 @@
 package dev.duro.consensus;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;
@@ -58,8 +59,13 @@ final class LeaderPlacement implements Closeable {
     private final RaftTopology topology;
     private final RaftServer server;
     private final IntFunction<RaftGroupId> groupIds;
-    private final List<String> preferred;
     private final ScheduledExecutorService executor;
+    /** The list of {@link #prefer}; empty until it is given. */
+    private volatile List<String> preferred = List.of();
+    /** The checks, scheduled once a list is given. */
+    @GuardedBy("this")
+    private @Nullable ScheduledFuture<?> checks;
+
     private final AtomicLong transfersAsked = new AtomicLong();
     private final AtomicLong callIds = new AtomicLong();
 
@@ -68,12 +74,24 @@ final class LeaderPlacement implements Closeable {
 
     private final long[] retryMillis;
 
-    LeaderPlacement(
-            String nodeId,
-            RaftTopology topology,
-            RaftServer server,
-            IntFunction<RaftGroupId> groupIds,
-            List<String> preferred) {
+    LeaderPlacement(String nodeId, RaftTopology topology, RaftServer server, IntFunction<RaftGroupId> groupIds) {
+        this.nodeId = nodeId;
+        this.topology = topology;
+        this.server = server;
+        this.groupIds = groupIds;
+        this.nextAttemptNanos = new long[topology.partitionCount()];
+        this.retryMillis = new long[topology.partitionCount()];
+        Arrays.fill(retryMillis, RETRY_MILLIS_MIN);
+        this.executor =
+                Executors.newSingleThreadScheduledExecutor(LogContext.daemonThreads("leader-placement", nodeId));
+    }
+
+    /**
+     * Places leaders as {@code preferred} lists them from now on; an empty list stops placing them.
+     *
+     * @throws IllegalArgumentException if a listed node is no node of the cluster, or is listed twice
+     */
+    synchronized void prefer(List<String> preferred) {
         Set<String> seen = new HashSet<>();
         for (String node : preferred) {
             if (!topology.raftAddresses().containsKey(node)) {
@@ -83,24 +101,11 @@ final class LeaderPlacement implements Closeable {
                 throw new IllegalArgumentException("preferred leader " + node + " is listed twice");
             }
         }
-        this.nodeId = nodeId;
-        this.topology = topology;
-        this.server = server;
-        this.groupIds = groupIds;
         this.preferred = List.copyOf(preferred);
-        this.nextAttemptNanos = new long[topology.partitionCount()];
-        this.retryMillis = new long[topology.partitionCount()];
-        Arrays.fill(retryMillis, RETRY_MILLIS_MIN);
-        this.executor =
-                Executors.newSingleThreadScheduledExecutor(LogContext.daemonThreads("leader-placement", nodeId));
-    }
-
-    void start() {
-        if (preferred.isEmpty()) {
-            return;
+        if (!preferred.isEmpty() && checks == null) {
+            checks = executor.scheduleWithFixedDelay(
+                    this::checkAll, CHECK_PERIOD_MILLIS, CHECK_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         }
-        ScheduledFuture<?> unused = executor.scheduleWithFixedDelay(
-                this::checkAll, CHECK_PERIOD_MILLIS, CHECK_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** Transfers this node has asked for so far, granted or not. */
@@ -130,16 +135,17 @@ final class LeaderPlacement implements Closeable {
     }
 
     private void checkAll() {
+        List<String> listed = preferred;
         for (int partition : topology.partitionsOf(nodeId)) {
             try {
-                check(partition);
+                check(partition, listed);
             } catch (IOException | RuntimeException e) {
                 LOG.warn("node {}: placing partition {}'s leader failed: {}", nodeId, partition, e.toString());
             }
         }
     }
 
-    private void check(int partition) throws IOException {
+    private void check(int partition, List<String> listed) throws IOException {
         RaftGroupId groupId = groupIds.apply(partition);
         RaftServer.Division division = server.getDivision(groupId);
         DivisionInfo info = division.getInfo();
@@ -148,7 +154,7 @@ final class LeaderPlacement implements Closeable {
             return;
         }
         Set<String> ready = readyFollowers(info, division.getRaftLog().getLastCommittedIndex());
-        String target = target(preferred, topology.replicas().get(partition), nodeId, ready::contains);
+        String target = target(listed, topology.replicas().get(partition), nodeId, ready::contains);
         if (target == null) {
             retryMillis[partition] = RETRY_MILLIS_MIN; // where it belongs, or nowhere better to go
             return;

@@ -47,13 +47,13 @@ class LeaderPlacementTest {
     void aListNamingAnUnknownOrRepeatedNodeIsRefused() {
         RaftTopology topology = new RaftTopology(
                 "placement", Map.of("a", "127.0.0.1:1", "b", "127.0.0.1:2", "c", "127.0.0.1:3"), List.of(REPLICAS));
-        IllegalArgumentException unknown = assertThrows(
-                IllegalArgumentException.class,
-                () -> new LeaderPlacement("a", topology, null, topology::groupId, List.of("b", "z")));
-        assertEquals("preferred leader z is no node of the cluster", unknown.getMessage());
-        IllegalArgumentException twice = assertThrows(
-                IllegalArgumentException.class,
-                () -> new LeaderPlacement("a", topology, null, topology::groupId, List.of("b", "b")));
-        assertEquals("preferred leader b is listed twice", twice.getMessage());
+        try (LeaderPlacement placement = new LeaderPlacement("a", topology, null, topology::groupId)) {
+            IllegalArgumentException unknown =
+                    assertThrows(IllegalArgumentException.class, () -> placement.prefer(List.of("b", "z")));
+            assertEquals("preferred leader z is no node of the cluster", unknown.getMessage());
+            IllegalArgumentException twice =
+                    assertThrows(IllegalArgumentException.class, () -> placement.prefer(List.of("b", "b")));
+            assertEquals("preferred leader b is listed twice", twice.getMessage());
+        }
     }
 }
