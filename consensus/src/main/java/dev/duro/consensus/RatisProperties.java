@@ -19,7 +19,9 @@ final class RatisProperties {
     /** Leader-to-follower retries (Ratis multilinear policy: sleep, count pairs): quick at first, then every 0.5 s. */
     private static final String APPENDER_RETRY_POLICY = "1ms,10, 100ms,20, 500ms,100000000";
 
-    private static final long ELECTION_TIMEOUT_MIN_MILLIS = 1_000;
+    /** Also the heartbeat period's base: a leader's appender sends one when half of it passed without a reply. */
+    static final long ELECTION_TIMEOUT_MIN_MILLIS = 1_000;
+
     private static final long ELECTION_TIMEOUT_MAX_MILLIS = 2_000;
 
     private RatisProperties() {}
@@ -64,6 +66,12 @@ final class RatisProperties {
         // default), which on loopback held hundreds of megabytes and ran leaders out of memory
         // (docs/replication.md, "Catching up from a snapshot").
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(properties, false);
+        // A leader's appender sends to a follower as soon as it has something to send. Ratis's default waits until
+        // 1 ms has passed since its last send, which delayed the next entry whenever a round (a sync and a message
+        // each way) took less, and delayed it behind the empty append that tells a follower of a commit; the
+        // appender still pauses after a pass that found nothing to send (DuroLogAppender; docs/replication.md,
+        // "Followers learn commits at once").
+        RaftServerConfigKeys.Log.Appender.setWaitTimeMin(properties, TimeDuration.ZERO);
         // How often a leader retries a follower it cannot reach. Ratis's default backs off to one try every 5 s
         // after 30 failures, so a follower restarted after a few seconds down waited up to 5 s before the leader
         // tried it again, and served reads from a stale replica meanwhile; worse, if the leader then died the

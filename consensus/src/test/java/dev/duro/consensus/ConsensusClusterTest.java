@@ -82,6 +82,35 @@ class ConsensusClusterTest {
         assertEquals(digest, restarted.replica(0).contentDigest());
     }
 
+    /**
+     * Followers learn that an entry committed from the leader at once ({@link DuroLogAppender}), not from the next
+     * entry or a heartbeat: commits one at a time, each waited for until every replica applied it, take far less
+     * than a heartbeat period each. Ratis's own appender made each wait for the heartbeat, half a second after the
+     * entry's acknowledgement, as nothing else was sent.
+     */
+    @Test
+    void followersApplyALoneCommitWithoutWaitingForAHeartbeat() throws Exception {
+        startCluster(1);
+        awaitSoleVoter(0, nodes);
+        int transactions = 20;
+        long started = System.nanoTime();
+        for (int i = 0; i < transactions; i++) {
+            TxId tid = new TxId(13, i);
+            outcomes.computeIfAbsent(tid, t -> new CompletableFuture<>());
+            CommitRequest request = new CommitRequest(
+                    tid, List.of(0), 0, List.of(), List.of(Write.put(Bytes.utf8("lone-" + i), Bytes.utf8("v"))));
+            nodes.get(i % nodes.size()).committer(0).submit(request).get(30, TimeUnit.SECONDS);
+            assertTrue(outcomes.get(tid).get(30, TimeUnit.SECONDS).committed(), "blind writes commit");
+            awaitConverged(0, Duration.ofSeconds(30), i + 1);
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        long heartbeatMillis = RatisProperties.ELECTION_TIMEOUT_MIN_MILLIS / 2;
+        assertTrue(
+                millis < transactions * heartbeatMillis / 4,
+                transactions + " lone commits reached every replica in " + millis + " ms; a heartbeat comes every "
+                        + heartbeatMillis + " ms");
+    }
+
     /** Waits until {@code node}'s replica of partition 0 has registered a snapshot at or after {@code index}. */
     private static void awaitSnapshot(ConsensusNode node, long index) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
