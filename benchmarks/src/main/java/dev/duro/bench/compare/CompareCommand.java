@@ -111,7 +111,7 @@ public final class CompareCommand implements Callable<Integer> {
             splitSynopsisLabel = ",",
             // picocli formats descriptions: a percent sign is written %%
             description = "client counts of the latency-vs-throughput sweep, run once per system at the lowest %%"
-                    + " global (8,32,128,512; --quick: 8,64)")
+                    + " global (8,32,64,128,512; --quick: 8,64)")
     @Nullable
     private List<Integer> clientSweep;
 
@@ -188,7 +188,7 @@ public final class CompareCommand implements Callable<Integer> {
                     globals != null ? globals : quick ? List.of(0, 50) : List.of(0, 10, 50, 100),
                     noClientSweep
                             ? List.of()
-                            : clientSweep != null ? clientSweep : quick ? List.of(8, 64) : List.of(8, 32, 128, 512),
+                            : clientSweep != null ? clientSweep : quick ? List.of(8, 64) : List.of(8, 32, 64, 128, 512),
                     keysPerPartition,
                     asyncClients,
                     outputDirectory != null ? outputDirectory : timestampedResults());

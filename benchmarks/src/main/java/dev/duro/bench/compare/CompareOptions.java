@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Options of {@code ./duro bench compare}. The defaults run the S-DUR paper's Figure 3 matrix (workload A; 0, 10,
  * 50 and 100% global) for Duro 1×3 (= DUR with 3 replicas, the paper's baseline) and 2×3, DUR 1×6 and etcd with
- * 3 members, 3 repetitions of 10 s after 5 s of warm-up each, then a sweep of 8, 32, 128 and 512 clients at 0%
- * global for the latency-against-throughput figure: about 18 minutes of load plus 12 start-ups.
+ * 3 members, 3 repetitions of 10 s after 5 s of warm-up each, then a sweep of 8, 32, 64, 128 and 512 clients at 0%
+ * global for the latency-against-throughput figure: about 19 minutes of load plus 12 start-ups.
  */
 public record CompareOptions(
         String workload,

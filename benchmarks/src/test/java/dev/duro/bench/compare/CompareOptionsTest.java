@@ -21,9 +21,9 @@ class CompareOptionsTest {
         assertEquals(List.of(0, 10, 50, 100), o.globals());
         assertEquals(64, o.clients());
         assertEquals(3, o.repetitions());
-        assertEquals(List.of(8, 32, 128, 512), o.clientSweep());
+        assertEquals(List.of(8, 32, 64, 128, 512), o.clientSweep());
         assertEquals(0, o.sweepGlobal());
-        assertEquals(4 * 3 * (4 * 15 + 10) + 4 * 4 * 15, o.loadSeconds());
+        assertEquals(4 * 3 * (4 * 15 + 10) + 4 * 5 * 15, o.loadSeconds());
         assertEquals(List.of(50, 100, 0, 10), CompareMain.rotated(o.globals(), 2));
     }
 
