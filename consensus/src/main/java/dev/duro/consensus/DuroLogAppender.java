@@ -44,12 +44,11 @@ import org.slf4j.LoggerFactory;
  */
 final class DuroLogAppender extends GrpcLogAppender {
     private static final Logger LOG = LoggerFactory.getLogger(DuroLogAppender.class);
+    /** The least wait after a pass of the appender that sent nothing. */
+    private static final long IDLE_PASS_WAIT_MILLIS = 1;
 
     /** The purged entry named last, so that each is logged once rather than with every append. */
     private final AtomicLong lastNamed = new AtomicLong(RaftLog.INVALID_LOG_INDEX);
-    /** The least wait after a pass of the appender that sent nothing. */
-    static final long IDLE_PASS_WAIT_MILLIS = 1;
-
     /** The leader's commit index when an empty append last told it to the follower. */
     private final AtomicLong lastPushed = new AtomicLong(RaftLog.INVALID_LOG_INDEX);
     /** Whether the appender's last pass built nothing to send. */
