@@ -145,7 +145,8 @@ final class EtcdGoClient {
                 latencies,
                 new Report.Cpu(result.cpuSeconds(), serverCpuSeconds, false),
                 Double.NaN,
-                Double.NaN);
+                Double.NaN,
+                null);
     }
 
     /**

@@ -147,6 +147,22 @@ public final class LoadCommand implements Callable<Integer> {
     private boolean asyncClients;
 
     @Option(
+            names = "--thread-cpu",
+            order = 12,
+            description = "also account the servers' CPU by component (apply threads, Raft log worker, event loops,"
+                    + " collector, ...) from thread dumps of each node at the measured window's edges (the JDK's"
+                    + " jcmd); printed per committed tx and written to result.json")
+    private boolean threadCpu;
+
+    @Option(
+            names = "--profile",
+            order = 12,
+            description = "record each node with JFR from the warm-up on: profiles/node-<pid>.jfr, and the measured"
+                    + " window's samples as .folded (collapsed stacks under their threads' components) and .svg (a"
+                    + " flame graph) beside the results; the CPU figures then include the recording's cost")
+    private boolean profile;
+
+    @Option(
             names = "--tls",
             order = 12,
             description = "TLS on every link of the Duro nodes it starts, with a throwaway CA, and a client certificate"
@@ -275,7 +291,9 @@ public final class LoadCommand implements Callable<Integer> {
                     serverPids,
                     settings,
                     etcdThroughJetcd(),
-                    asyncClients);
+                    asyncClients,
+                    threadCpu,
+                    profile);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(commandLine(), e.getMessage(), e);
         }
@@ -309,6 +327,14 @@ public final class LoadCommand implements Callable<Integer> {
                     .println("duro bench: --system etcd needs " + EtcdCluster.ETCD_BINARY
                             + ", which is missing. Install Debian's etcd-server package: apt-get install -y"
                             + " etcd-server");
+            return 2;
+        }
+        if ((options.threadCpu() || options.profile()) && !Jcmd.available()) {
+            commandLine()
+                    .getErr()
+                    .println("duro bench: " + (options.threadCpu() ? "--thread-cpu" : "--profile")
+                            + " needs the JDK's jcmd, which is missing at " + Jcmd.binary()
+                            + ". Run the benchmarks with a JDK (Debian's openjdk-17-jdk-headless)");
             return 2;
         }
         try {

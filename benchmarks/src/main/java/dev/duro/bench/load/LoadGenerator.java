@@ -3,6 +3,7 @@ package dev.duro.bench.load;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -100,6 +101,8 @@ public final class LoadGenerator {
         }
         List<Long> watched = new ArrayList<>(target.serverPids());
         watched.add(ProcessHandle.current().pid());
+        // A recording starts with the warm-up: JFR's start makes a warm JVM compile again, for longer than a window.
+        ThreadProfile profile = options.profile() ? startProfile(target) : null;
         JitSettle jit = JitSettle.watch(watched);
         progress("warm-up", options.warmup());
         Duration jitWait = jit.await(options.jitSettleMax(), out);
@@ -110,12 +113,15 @@ public final class LoadGenerator {
         aborts.values().forEach(LongAdder::reset);
         errors.reset();
         long[] batchingBefore = target.commandsAndEntries();
+        ThreadCpu.Window threadWindow = options.threadCpu() ? openThreadWindow(target) : null;
         long clientCpuBefore = ProcessCpu.thisProcessNanos();
         long serverCpuBefore = target.serverCpuNanos();
         long started = System.nanoTime();
+        Instant windowOpened = Instant.now();
         measuring.set(true);
         progress("measure", options.duration());
         measuring.set(false);
+        Instant windowClosed = Instant.now();
         double seconds = (System.nanoTime() - started) / 1e9;
         long clientCpu = ProcessCpu.thisProcessNanos() - clientCpuBefore;
         long serverCpuAfter = target.serverCpuNanos();
@@ -123,6 +129,7 @@ public final class LoadGenerator {
         double serverCpuSeconds =
                 serverCpuBefore < 0 || serverCpuAfter < 0 ? Double.NaN : (serverCpuAfter - serverCpuBefore) / 1e9;
         long[] batchingAfter = target.commandsAndEntries();
+        ThreadCpu.Account threadAccount = threadWindow == null ? null : closeThreadWindow(threadWindow);
         running.set(false);
         Map<TxKind, Histogram> histograms = new EnumMap<>(TxKind.class);
         latencies.forEach((kind, recorder) -> histograms.put(kind, recorder.getIntervalHistogram()));
@@ -131,6 +138,9 @@ public final class LoadGenerator {
         }
         asyncClientsDone.await(5, TimeUnit.SECONDS);
         asyncSessions.forEach(Target.Session::close);
+        if (profile != null) {
+            stopProfile(profile, windowOpened, windowClosed);
+        }
         Map<TxKind, Long> committed = new EnumMap<>(TxKind.class);
         commits.forEach((kind, adder) -> committed.put(kind, adder.sum()));
         Map<String, Long> aborted = new TreeMap<>();
@@ -152,7 +162,57 @@ public final class LoadGenerator {
                 histograms,
                 new Report.Cpu(clientCpu / 1e9, serverCpuSeconds, target.serversInThisProcess()),
                 commandsPerEntry,
-                entriesPerSecond);
+                entriesPerSecond,
+                threadAccount);
+    }
+
+    /** The processes {@code --thread-cpu} and {@code --profile} look into: the nodes', or this one when they run here. */
+    private static List<Long> serverJvms(Target target) {
+        return target.serversInThisProcess() ? List.of(ProcessHandle.current().pid()) : target.serverPids();
+    }
+
+    /**
+     * The first thread dumps of {@code --thread-cpu}; null, with a warning, when they cannot be taken (the run goes on
+     * without the account).
+     */
+    private @Nullable ThreadCpu.Window openThreadWindow(Target target) throws InterruptedException {
+        try {
+            return ThreadCpu.open(serverJvms(target));
+        } catch (IOException e) {
+            out.println("warning: no CPU by thread (--thread-cpu): " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** {@code --profile}'s recordings, started; null, with a warning, when they cannot be (the run goes on). */
+    private @Nullable ThreadProfile startProfile(Target target) throws InterruptedException {
+        try {
+            return ThreadProfile.start(options.outputDirectory().resolve("profiles"), serverJvms(target));
+        } catch (IOException e) {
+            out.println("warning: no profile (--profile): " + e.getMessage());
+            return null;
+        }
+    }
+
+    private void stopProfile(ThreadProfile profile, Instant from, Instant to) throws InterruptedException {
+        try {
+            for (ThreadProfile.Written written : profile.stop(from, to)) {
+                out.println("profile: " + written.flameGraph() + " (flame graph), "
+                        + written.folded().getFileName() + " and "
+                        + written.recording().getFileName() + " beside it");
+            }
+        } catch (IOException e) {
+            out.println("warning: no profile (--profile): " + e.getMessage());
+        }
+    }
+
+    private @Nullable ThreadCpu.Account closeThreadWindow(ThreadCpu.Window window) throws InterruptedException {
+        try {
+            return window.close();
+        } catch (IOException e) {
+            out.println("warning: no CPU by thread (--thread-cpu): " + e.getMessage());
+            return null;
+        }
     }
 
     private void progress(String phase, Duration length) throws InterruptedException {

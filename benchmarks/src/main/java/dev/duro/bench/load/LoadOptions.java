@@ -31,7 +31,9 @@ public record LoadOptions(
         List<Long> serverPids,
         Map<String, String> nodeSettings,
         boolean etcdThroughJetcd,
-        boolean asyncClients) {
+        boolean asyncClients,
+        boolean threadCpu,
+        boolean profile) {
     public LoadOptions {
         require(globalPercent >= 0 && globalPercent <= 100, "--global must be in [0, 100]");
         require(globalPartitions >= 2, "--global-partitions must be >= 2");
@@ -62,6 +64,16 @@ public record LoadOptions(
                 !asyncClients || !workload.scans(),
                 "--async-clients runs workloads without scans (the client's scans block); --workload " + workload
                         + " scans");
+        require(
+                !threadCpu || system != SystemKind.ETCD,
+                "--thread-cpu accounts JVM threads; etcd's members are not JVMs");
+        require(
+                !threadCpu || cluster == null || !serverPids.isEmpty(),
+                "--thread-cpu with --cluster needs --server-pids (the node processes to account)");
+        require(!profile || system != SystemKind.ETCD, "--profile records JVMs with JFR; etcd's members are not JVMs");
+        require(
+                !profile || cluster == null || !serverPids.isEmpty(),
+                "--profile with --cluster needs --server-pids (the node processes to record)");
         require(
                 system != SystemKind.ETCD || etcdThroughJetcd || workload.runsOnGoEtcdClient(zipfSkew),
                 "--etcd-client go runs the read-write workloads (A-D, pdur-1..3) with uniform keys; for --workload "
@@ -96,7 +108,9 @@ public record LoadOptions(
                 serverPids,
                 nodeSettings,
                 etcdThroughJetcd,
-                asyncClients);
+                asyncClients,
+                threadCpu,
+                profile);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.duro.bench.load;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import javax.annotation.Nullable;
 import org.HdrHistogram.Histogram;
 
 /** The result of one load run: printed as a table, written as JSON and CSV. */
@@ -51,6 +53,7 @@ public final class Report {
     private final Cpu cpu;
     private final double commandsPerEntry;
     private final double entriesPerSecond;
+    private final @Nullable ThreadCpu.Account threads;
 
     Report(
             String system,
@@ -62,7 +65,8 @@ public final class Report {
             Map<TxKind, Histogram> latencies,
             Cpu cpu,
             double commandsPerEntry,
-            double entriesPerSecond) {
+            double entriesPerSecond,
+            @Nullable ThreadCpu.Account threads) {
         this.system = system;
         this.options = options;
         this.seconds = seconds;
@@ -73,6 +77,7 @@ public final class Report {
         this.cpu = cpu;
         this.commandsPerEntry = commandsPerEntry;
         this.entriesPerSecond = entriesPerSecond;
+        this.threads = threads;
     }
 
     /** The system under test, e.g. {@code duro-2x3}. */
@@ -159,6 +164,7 @@ public final class Report {
         // Exactly these two lines, which scripts read.
         out.println("server CPU: " + cpuLine(cpu.server(), "the servers run in this process: see process CPU"));
         out.println("client CPU: " + cpuLine(cpu.client(), "the clients share this process with the servers"));
+        printThreads(out);
         if (!Double.isNaN(commandsPerEntry)) {
             out.printf(
                     Locale.ROOT,
@@ -198,6 +204,44 @@ public final class Report {
                 out.printf(Locale.ROOT, "aborts %-32s %d%n", kind.toLowerCase(Locale.ROOT), count);
             }
         });
+    }
+
+    /**
+     * Microseconds of CPU per committed transaction by component ({@code --thread-cpu}): each component's share of
+     * the threads' CPU between the dumps, of the servers' CPU per transaction (of this process's when the servers run
+     * in it, whose dumps then also hold the clients' threads). Empty without an account.
+     */
+    Map<ThreadCpu.Component, Double> threadMicrosPerCommit() {
+        Map<ThreadCpu.Component, Double> micros = new LinkedHashMap<>();
+        double perCommitMillis = perCommitMillis(cpu.serversInThisProcess() ? cpu.total() : cpu.server());
+        ThreadCpu.Account account = threads;
+        if (account == null || Double.isNaN(perCommitMillis)) {
+            return micros;
+        }
+        for (ThreadCpu.Component component : ThreadCpu.Component.values()) {
+            micros.put(component, 1e3 * perCommitMillis * account.share(component));
+        }
+        return micros;
+    }
+
+    private void printThreads(PrintStream out) {
+        Map<ThreadCpu.Component, Double> micros = threadMicrosPerCommit();
+        ThreadCpu.Account account = threads;
+        if (account == null || micros.isEmpty()) {
+            return;
+        }
+        out.println(
+                cpu.serversInThisProcess()
+                        ? "CPU by thread (--thread-cpu; this process, clients and servers, per committed tx):"
+                        : "server CPU by thread (--thread-cpu; all nodes, per committed tx):");
+        micros.forEach((component, us) -> out.printf(
+                Locale.ROOT, "  %-54s %8.1f us %6.1f%%%n", component.label, us, 100 * account.share(component)));
+        if (account.threadsEnded() > 0) {
+            out.printf(
+                    Locale.ROOT,
+                    "  (%d thread(s) ended during the window; their CPU is not in the shares)%n",
+                    account.threadsEnded());
+        }
     }
 
     private static double ms(Histogram histogram, double percentile) {
@@ -243,8 +287,19 @@ public final class Report {
                 ResultJson.decimal(perCommitMillis(cpu.client()), 4),
                 ResultJson.decimal(commandsPerEntry, 2),
                 ResultJson.decimal(entriesPerSecond, 2),
+                threadsJson(),
                 new TreeMap<>(aborted),
                 classes);
+    }
+
+    private @Nullable Map<String, BigDecimal> threadsJson() {
+        Map<ThreadCpu.Component, Double> micros = threadMicrosPerCommit();
+        if (micros.isEmpty()) {
+            return null;
+        }
+        Map<String, BigDecimal> json = new LinkedHashMap<>();
+        micros.forEach((component, us) -> json.put(component.key, ResultJson.decimal(us, 1)));
+        return json;
     }
 
     private String cpuLine(double seconds, String whyUnknown) {

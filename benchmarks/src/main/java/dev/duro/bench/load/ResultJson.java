@@ -30,6 +30,9 @@ import javax.annotation.Nullable;
  * @param clientCpuMillisPerCommit the clients' process's CPU (the load generator's JVM, or the Go etcd client's) per
  *     committed transaction; null when the servers share the load generator's JVM
  * @param commandsPerLogEntry transactions per log entry (group commit); null unless the nodes run in process
+ * @param serverCpuMicrosByThread with {@code --thread-cpu}: microseconds of the servers' CPU per committed
+ *     transaction by component of their threads ({@code apply}, {@code logWorker}, ...: docs/performance.md, "CPU by
+ *     thread"); null without it
  * @param aborts aborted transactions by reason
  * @param classes latencies by class of transaction ({@link TxKind} names)
  */
@@ -51,6 +54,7 @@ public record ResultJson(
         @Nullable BigDecimal clientCpuMillisPerCommit,
         @Nullable BigDecimal commandsPerLogEntry,
         @Nullable BigDecimal logEntriesPerSecond,
+        @Nullable Map<String, BigDecimal> serverCpuMicrosByThread,
         Map<String, Long> aborts,
         Map<String, LatencyClass> classes) {
 
@@ -76,6 +80,9 @@ public record ResultJson(
         // Copies that keep the given order: the file lists aborts by reason and classes as TxKind declares them.
         aborts = Collections.unmodifiableMap(new LinkedHashMap<>(aborts));
         classes = Collections.unmodifiableMap(new LinkedHashMap<>(classes));
+        if (serverCpuMicrosByThread != null) {
+            serverCpuMicrosByThread = Collections.unmodifiableMap(new LinkedHashMap<>(serverCpuMicrosByThread));
+        }
     }
 
     /** {@code value} rounded half up to {@code places} decimals; null for NaN (not measured). */

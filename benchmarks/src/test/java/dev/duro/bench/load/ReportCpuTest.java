@@ -35,7 +35,8 @@ class ReportCpuTest {
                 Map.of(TxKind.LOCAL, latency),
                 cpu,
                 Double.NaN,
-                Double.NaN);
+                Double.NaN,
+                null);
     }
 
     private static String printed(Report report) {

@@ -51,7 +51,8 @@ class ResultJsonTest {
                 latencies,
                 new Report.Cpu(0.5, 2.0, false),
                 Double.NaN,
-                Double.NaN);
+                Double.NaN,
+                null);
     }
 
     @Test
@@ -86,6 +87,7 @@ class ResultJsonTest {
                         "clientCpuMillisPerCommit",
                         "commandsPerLogEntry",
                         "logEntriesPerSecond",
+                        "serverCpuMicrosByThread",
                         "aborts",
                         "classes"),
                 fields);
