@@ -61,7 +61,9 @@ public final class DuroTarget implements Target {
 
     /**
      * Starts {@code partitions × replicas} (one node per replica: processes whose output goes to {@code logDirectory},
-     * or in this JVM) with the given node settings, with TLS on every link if {@code tls}, and connects to it.
+     * or in this JVM) with the given node settings, with TLS on every link if {@code tls}, and connects to it. Node
+     * processes that {@code profiled} runs record keep debug information for JFR ({@link
+     * LocalBenchCluster#PROFILED_NODE_JVM_OPTIONS}).
      */
     public static DuroTarget start(
             int partitions,
@@ -69,9 +71,11 @@ public final class DuroTarget implements Target {
             boolean inProcess,
             boolean tls,
             Map<String, String> settings,
-            Path logDirectory)
+            Path logDirectory,
+            boolean profiled)
             throws IOException {
-        LocalBenchCluster cluster = new LocalBenchCluster(partitions, replicas, inProcess, tls, settings, logDirectory);
+        LocalBenchCluster cluster =
+                new LocalBenchCluster(partitions, replicas, inProcess, tls, settings, logDirectory, profiled);
         String name =
                 (partitions == 1 ? "dur-1x" + replicas : "duro-" + partitions + "x" + replicas) + (tls ? "-tls" : "");
         try {

@@ -45,6 +45,13 @@ final class LocalBenchCluster implements AutoCloseable {
      */
     static final String EXTRA_NODE_JVM_OPTIONS = "duro.bench.node-java-options";
 
+    /**
+     * Options of nodes that {@code --profile} records: debug information at every instruction, not only at safepoints,
+     * so that JFR names the inlined method a sample is in rather than the nearest one with debug information
+     * (docs/performance.md, "Line-level profiles of the engine").
+     */
+    static final String PROFILED_NODE_JVM_OPTIONS = "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints";
+
     private static final Duration STOP_WAIT = Duration.ofSeconds(20);
     /** How many of the last lines of an exited node's log a start failure quotes. */
     private static final int FAILURE_LINES = 3;
@@ -58,6 +65,8 @@ final class LocalBenchCluster implements AutoCloseable {
     private final @Nullable Path tlsDirectory;
     /** Where each node process writes its output ({@code <id>.log}). */
     private final Path logDirectory;
+    /** Options for the node JVMs after the others, separated by spaces ({@link #nodeJavaOptions}). */
+    private final String extraJavaOptions;
 
     private boolean closed;
 
@@ -67,9 +76,11 @@ final class LocalBenchCluster implements AutoCloseable {
             boolean inProcess,
             boolean tls,
             Map<String, String> settings,
-            Path logDirectory)
+            Path logDirectory,
+            boolean profiled)
             throws IOException {
         this.logDirectory = logDirectory;
+        this.extraJavaOptions = extraJavaOptions(profiled, System.getProperty(EXTRA_NODE_JVM_OPTIONS, ""));
         dataDirectory = Files.createTempDirectory("duro-bench-");
         tlsDirectory = tls ? dataDirectory.resolve("tls") : null;
         List<Integer> ports = freePorts(2 * replicas);
@@ -147,6 +158,11 @@ final class LocalBenchCluster implements AutoCloseable {
         return options;
     }
 
+    /** The extra node options: {@link #PROFILED_NODE_JVM_OPTIONS} if {@code profiled}, then {@code given}, which win. */
+    static String extraJavaOptions(boolean profiled, String given) {
+        return profiled ? PROFILED_NODE_JVM_OPTIONS + " " + given : given;
+    }
+
     private Process spawn(String id, Properties node, Path logDirectory) throws IOException {
         Path config = dataDirectory.resolve(id + ".properties");
         try (OutputStream out = Files.newOutputStream(config)) {
@@ -155,8 +171,7 @@ final class LocalBenchCluster implements AutoCloseable {
         Files.createDirectories(logDirectory);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(nodeJavaOptions(
-                Runtime.version().feature(), HugePages.offered(), System.getProperty(EXTRA_NODE_JVM_OPTIONS, "")));
+        command.addAll(nodeJavaOptions(Runtime.version().feature(), HugePages.offered(), extraJavaOptions));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ServerMain.class.getName());

@@ -49,7 +49,14 @@ public enum SystemKind {
                 options.inProcess() ? "in this process" : "one process each (output in " + logs + ")",
                 leadersPlaced(options) ? "leaders on b1 while it is up" : "leaders where elections put them",
                 options.tls() ? ", TLS on every link" : "");
-        return DuroTarget.start(partitions, replicas, options.inProcess(), options.tls(), options.nodeSettings(), logs);
+        return DuroTarget.start(
+                partitions,
+                replicas,
+                options.inProcess(),
+                options.tls(),
+                options.nodeSettings(),
+                logs,
+                options.profile());
     }
 
     /** Whether the nodes keep {@code LocalBenchCluster}'s list of preferred leaders ({@code --set} may empty it). */

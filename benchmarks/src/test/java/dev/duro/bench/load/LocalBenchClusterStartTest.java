@@ -19,7 +19,7 @@ class LocalBenchClusterStartTest {
         System.setProperty(LocalBenchCluster.EXTRA_NODE_JVM_OPTIONS, "-XX:+DuroNoSuchOption");
         try {
             IllegalStateException failure = assertThrows(
-                    IllegalStateException.class, () -> DuroTarget.start(1, 1, false, false, Map.of(), logs));
+                    IllegalStateException.class, () -> DuroTarget.start(1, 1, false, false, Map.of(), logs, false));
             String message = failure.getMessage();
             assertTrue(message.startsWith("the cluster did not start: b1 exited with code 1"), message);
             assertTrue(message.contains("DuroNoSuchOption"), "the JVM's own complaint, from b1.log: " + message);

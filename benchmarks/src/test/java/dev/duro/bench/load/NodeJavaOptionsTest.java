@@ -68,6 +68,16 @@ class NodeJavaOptionsTest {
     }
 
     @Test
+    void profiledNodesKeepDebugInformationEverywhereAndGivenOptionsStillWin() {
+        List<String> profiled = LocalBenchCluster.nodeJavaOptions(
+                17, false, LocalBenchCluster.extraJavaOptions(true, "-XX:-DebugNonSafepoints"));
+        int on = profiled.indexOf("-XX:+DebugNonSafepoints");
+        assertTrue(on >= 0 && profiled.indexOf("-XX:+UnlockDiagnosticVMOptions") == on - 1, profiled.toString());
+        assertTrue(profiled.indexOf("-XX:-DebugNonSafepoints") > on, "given after, so it wins: " + profiled);
+        assertEquals("-Xmx2g", LocalBenchCluster.extraJavaOptions(false, "-Xmx2g"));
+    }
+
+    @Test
     void theDuroScriptAndTheImageAskForHugePagesAsTheBenchDoes() throws IOException {
         String script = Files.readString(ROOT.resolve("duro"), StandardCharsets.UTF_8);
         assertEquals(List.of(HugePages.OPTION), scriptArray(script, "NODE_MEMORY_OPTS"), "./duro");
