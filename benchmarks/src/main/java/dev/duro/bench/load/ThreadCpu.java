@@ -102,10 +102,7 @@ final class ThreadCpu {
         /** Dumps every process again and accounts each thread's CPU since the first dumps. */
         Account close() throws IOException, InterruptedException {
             Map<Long, List<ThreadTime>> after = dumpAll(pids);
-            Map<Component, Double> millis = new EnumMap<>(Component.class);
-            for (Component component : Component.values()) {
-                millis.put(component, 0.0);
-            }
+            Map<Component, Double> millis = zeroes();
             int ended = 0;
             for (long pid : pids) {
                 Account one = account(before.getOrDefault(pid, List.of()), after.getOrDefault(pid, List.of()));
@@ -133,10 +130,7 @@ final class ThreadCpu {
         for (ThreadTime thread : before) {
             earlier.put(identity(thread), thread);
         }
-        Map<Component, Double> millis = new EnumMap<>(Component.class);
-        for (Component component : Component.values()) {
-            millis.put(component, 0.0);
-        }
+        Map<Component, Double> millis = zeroes();
         int matched = 0;
         for (ThreadTime thread : after) {
             ThreadTime then = earlier.get(identity(thread));
@@ -148,6 +142,15 @@ final class ThreadCpu {
             millis.merge(Component.of(thread.name()), used, Double::sum);
         }
         return new Account(millis, before.size() - matched);
+    }
+
+    /** Every component at no CPU, to add to. */
+    private static Map<Component, Double> zeroes() {
+        Map<Component, Double> millis = new EnumMap<>(Component.class);
+        for (Component component : Component.values()) {
+            millis.put(component, 0.0);
+        }
+        return millis;
     }
 
     private static String identity(ThreadTime thread) {

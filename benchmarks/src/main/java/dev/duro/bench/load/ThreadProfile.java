@@ -23,13 +23,12 @@ import jdk.jfr.consumer.RecordingFile;
  * JFR recordings of the node processes over the measured window ({@code ./duro bench --profile}), started and stopped
  * with the JDK's {@code jcmd}, and each turned into collapsed stacks and a flame graph beside the results.
  *
- * <p>The recordings use JFR's {@code default} settings (Java stacks sampled every 20 ms per running thread, an
- * overhead of about a percent; {@code profile}'s 10 ms and allocation samples cost more). A recording starts with the
+ * <p>The recordings use JFR's {@code default} settings (Java stacks sampled every 20 ms per running thread; {@code
+ * profile}'s 10 ms and allocation samples cost more: docs/performance.md, "CPU by thread, and flame graphs"). A recording starts with the
  * warm-up: starting JFR makes a warm JVM compile again, and the warm-up's wait for the JIT absorbs that. Each
  * collapsed stack starts with the component of the thread it was sampled on ({@link ThreadCpu.Component}), so the
  * flame graph's bottom row matches {@code --thread-cpu}'s table. JFR samples Java code only: the collector and the
- * compilers, which run no Java, are in that table and not here. A recording costs its JVM a few percent of CPU, which
- * the run's CPU figures then include.
+ * compilers, which run no Java, are in that table and not here. The run's CPU figures include the recording's cost.
  */
 final class ThreadProfile {
     private static final String RECORDING = "duro-bench";
