@@ -160,8 +160,8 @@ final class ThreadCpu {
     /**
      * The threads of a {@code Thread.print} dump: every line that opens a thread's entry, {@code "name" #12 daemon
      * prio=5 os_prio=0 cpu=8996.55ms elapsed=120.50s tid=0x... nid=0xa5c runnable}, the JVM's own threads without the
-     * number and priority. Native ids are hexadecimal up to Java 18 and decimal after. Lines without a CPU figure are
-     * skipped.
+     * number and priority. Native ids are read in hexadecimal ({@code 0x}, as Java 17 prints them) or in decimal. Lines
+     * without a CPU figure are skipped.
      */
     static List<ThreadTime> parse(String dump) {
         List<ThreadTime> threads = new ArrayList<>();

@@ -65,7 +65,7 @@ class ThreadCpuTest {
     }
 
     @Test
-    void laterJavasGiveNativeIdsInDecimal() {
+    void nativeIdsInDecimalAreReadTooAndLinesWithoutCpuSkipped() {
         assertEquals(
                 List.of(new ThreadTime("main", 2851, 670.96)),
                 ThreadCpu.parse("\"main\" #1 [2851] prio=5 os_prio=0 cpu=670.96ms elapsed=130.00s tid=0x7f nid=2851"
