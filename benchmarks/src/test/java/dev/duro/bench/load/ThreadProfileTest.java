@@ -70,7 +70,7 @@ class ThreadProfileTest {
         assumeTrue(Jcmd.available(), "needs the JDK's jcmd");
         ThreadProfile profile =
                 ThreadProfile.start(out, List.of(ProcessHandle.current().pid()));
-        spinFor(Duration.ofMillis(800), ThreadProfileTest::spinBeforeTheWindow); // left out
+        spinFor(Duration.ofMillis(1_500), ThreadProfileTest::spinBeforeTheWindow); // left out of the graph
         Instant from = Instant.now();
         spinFor(Duration.ofMillis(1_500), ThreadProfileTest::spinForTheProfile); // about 75 samples at 20 ms
         List<ThreadProfile.Written> written = profile.stop(from, Instant.now());
@@ -87,6 +87,10 @@ class ThreadProfileTest {
         assertTrue(
                 folded.lines().noneMatch(line -> line.contains("spinBeforeTheWindow")),
                 "samples before the window are left out:\n" + folded);
+        assertTrue(
+                ThreadProfile.collapse(files.recording(), Instant.MIN, Instant.MAX).keySet().stream()
+                        .anyMatch(stack -> stack.contains("ThreadProfileTest.spinBeforeTheWindow")),
+                "though the recording has them");
         assertTrue(Files.readString(files.flameGraph()).contains("ThreadProfileTest.spinForTheProfile"));
     }
 
