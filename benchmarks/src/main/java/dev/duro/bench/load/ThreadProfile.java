@@ -7,10 +7,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import javax.annotation.Nullable;
 import jdk.jfr.consumer.RecordedEvent;
@@ -24,8 +22,9 @@ import jdk.jfr.consumer.RecordingFile;
  * with the JDK's {@code jcmd}, and each turned into collapsed stacks and a flame graph beside the results.
  *
  * <p>The recordings use JFR's {@code default} settings (Java stacks sampled every 20 ms per running thread; {@code
- * profile}'s 10 ms and allocation samples cost more: docs/performance.md, "CPU by thread, and flame graphs"). A recording starts with the
- * warm-up: starting JFR makes a warm JVM compile again, and the warm-up's wait for the JIT absorbs that. Each
+ * profile}'s 10 ms and allocation samples cost more: docs/performance.md, "CPU by thread, and flame graphs"). A
+ * recording starts with the warm-up: starting JFR makes a warm JVM compile again, and the warm-up's wait for the JIT
+ * absorbs that. Each
  * collapsed stack starts with the component of the thread it was sampled on ({@link ThreadCpu.Component}), so the
  * flame graph's bottom row matches {@code --thread-cpu}'s table. JFR samples Java code only: the collector and the
  * compilers, which run no Java, are in that table and not here. The run's CPU figures include the recording's cost.
@@ -44,7 +43,7 @@ final class ThreadProfile {
         this.pids = pids;
     }
 
-    /** Starts a recording in each of {@code pids}; {@link #stop()} writes them to {@code directory}. */
+    /** Starts a recording in each of {@code pids}; {@link #stop} writes them to {@code directory}. */
     static ThreadProfile start(Path directory, List<Long> pids) throws IOException, InterruptedException {
         ThreadProfile profile = new ThreadProfile(directory.toAbsolutePath(), List.copyOf(pids));
         Files.createDirectories(profile.directory);
@@ -58,26 +57,24 @@ final class ThreadProfile {
      * from} to {@code to} (the measured window) beside it.
      */
     List<Written> stop(Instant from, Instant to) throws IOException, InterruptedException {
-        Map<Long, Path> recordings = new HashMap<>();
-        for (long pid : pids) {
-            recordings.put(pid, directory.resolve("node-" + pid + ".jfr"));
-        }
-        Jcmd.runAll(
-                pids,
-                pid -> List.of(
-                        "JFR.stop", "name=" + RECORDING, "filename=" + Objects.requireNonNull(recordings.get(pid))));
+        Jcmd.runAll(pids, pid -> List.of("JFR.stop", "name=" + RECORDING, "filename=" + file(pid, "jfr")));
         List<Written> written = new ArrayList<>();
         for (long pid : pids) {
-            Path recording = Objects.requireNonNull(recordings.get(pid));
+            Path recording = file(pid, "jfr");
             Map<String, Long> folded = collapse(recording, from, to);
-            Path foldedFile = directory.resolve("node-" + pid + ".folded");
+            Path foldedFile = file(pid, "folded");
             Files.writeString(foldedFile, foldedText(folded), StandardCharsets.UTF_8);
-            Path svg = directory.resolve("node-" + pid + ".svg");
+            Path svg = file(pid, "svg");
             Files.writeString(
                     svg, FlameGraph.svg("node process " + pid + ", measured window", folded), StandardCharsets.UTF_8);
             written.add(new Written(recording, foldedFile, svg));
         }
         return written;
+    }
+
+    /** Process {@code pid}'s file of the kind {@code extension} ({@code jfr}, {@code folded}, {@code svg}). */
+    private Path file(long pid, String extension) {
+        return directory.resolve("node-" + pid + "." + extension);
     }
 
     /**
@@ -126,7 +123,7 @@ final class ThreadProfile {
         return String.join(";", frames).replace(' ', '_');
     }
 
-    /** {@code dev.duro.core.PartitionEngine$Effects} as {@code PartitionEngine$Effects}: the graph's boxes are narrow. */
+    /** {@code dev.duro.core.PartitionEngine$Effects} as {@code PartitionEngine$Effects}: the boxes are narrow. */
     private static String simpleName(String type) {
         return type.substring(type.lastIndexOf('.') + 1);
     }
