@@ -166,7 +166,7 @@ public final class LoadGenerator {
                 threadAccount);
     }
 
-    /** The processes {@code --thread-cpu} and {@code --profile} look into: the nodes', or this one when they run here. */
+    /** The JVMs {@code --thread-cpu} and {@code --profile} look into: the nodes', or this one when they run here. */
     private static List<Long> serverJvms(Target target) {
         return target.serversInThisProcess() ? List.of(ProcessHandle.current().pid()) : target.serverPids();
     }

@@ -158,7 +158,7 @@ final class LocalBenchCluster implements AutoCloseable {
         return options;
     }
 
-    /** The extra node options: {@link #PROFILED_NODE_JVM_OPTIONS} if {@code profiled}, then {@code given}, which win. */
+    /** The extra node options: {@link #PROFILED_NODE_JVM_OPTIONS} if {@code profiled}, then {@code given}, to win. */
     static String extraJavaOptions(boolean profiled, String given) {
         return profiled ? PROFILED_NODE_JVM_OPTIONS + " " + given : given;
     }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
-/** {@code --profile}: a JFR recording of a JVM, its samples collapsed under their threads' components, a flame graph. */
+/** {@code --profile}: a JFR recording of a JVM, its samples collapsed under their threads' components, its graph. */
 class ThreadProfileTest {
     @TempDir
     Path out;
