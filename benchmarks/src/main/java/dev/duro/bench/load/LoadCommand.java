@@ -159,7 +159,9 @@ public final class LoadCommand implements Callable<Integer> {
             order = 12,
             description = "record each node with JFR from the warm-up on: profiles/node-<pid>.jfr, and the measured"
                     + " window's samples as .folded (collapsed stacks under their threads' components) and .svg (a"
-                    + " flame graph) beside the results; the CPU figures then include the recording's cost")
+                    + " flame graph) beside the results; the CPU figures then include the recording's cost. Nodes it"
+                    + " starts keep JFR's debug information; start --cluster's nodes with -XX:+UnlockDiagnosticVMOptions"
+                    + " -XX:+DebugNonSafepoints for the same")
     private boolean profile;
 
     @Option(
