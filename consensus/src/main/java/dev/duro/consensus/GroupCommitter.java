@@ -4,6 +4,7 @@ import dev.duro.core.OverloadedException;
 import dev.duro.core.codec.MalformedInputException;
 import dev.duro.core.engine.Command;
 import dev.duro.core.engine.CommitRequest;
+import dev.duro.core.engine.Decision;
 import dev.duro.core.node.LogEntryCodec;
 import java.io.Closeable;
 import java.io.IOException;
@@ -24,7 +25,7 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  * busy ({@link ProposalPipeline}). A single client sees one round trip; many clients share entries, so throughput is entries per second
  * times commands per entry.
  *
- * <p>Commands other than commit requests (decisions, abort requests, cuts) go first: {@link ProposalQueue}.
+ * <p>Commands other than commit requests (abort requests and cuts, then decisions) go first: {@link ProposalQueue}.
  *
  * <p>Where a command goes: while this node leads the partition, into this committer's entries, which go straight to
  * this node's replica ({@link LocalLeader}); otherwise to the leader's node ({@link CommandHandoff}), whose committer
@@ -78,10 +79,10 @@ public final class GroupCommitter implements Closeable {
      */
     public CompletableFuture<Void> submit(Command command) {
         byte[] encoded = batches.encodeCommand(command);
-        boolean urgent = !(command instanceof CommitRequest);
+        ProposalQueue.Lane lane = laneOf(command);
         CompletableFuture<Void> handed = handoff.handOff(partition, encoded);
         if (handed == null) {
-            return pipeline.submit(encoded, urgent); // this node leads (the common case), or no handoff can be made
+            return pipeline.submit(encoded, lane); // this node leads (the common case), or no handoff can be made
         }
         CompletableFuture<Void> appended = new CompletableFuture<>();
         handed.whenComplete((ok, failure) -> {
@@ -91,16 +92,16 @@ public final class GroupCommitter implements Closeable {
             } else if (failure instanceof OverloadedException) {
                 appended.completeExceptionally(failure); // not queued at the leader: it fails as overloaded
             } else {
-                queueAfterAll(encoded, urgent, appended);
+                queueAfterAll(encoded, lane, appended);
             }
         });
         return appended;
     }
 
     /** A handoff that failed: the command goes into this committer's entries, through Ratis's client. */
-    private void queueAfterAll(byte[] encoded, boolean urgent, CompletableFuture<Void> appended) {
+    private void queueAfterAll(byte[] encoded, ProposalQueue.Lane lane, CompletableFuture<Void> appended) {
         try {
-            pipeline.submit(encoded, urgent).whenComplete((ok, failure) -> {
+            pipeline.submit(encoded, lane).whenComplete((ok, failure) -> {
                 if (failure == null) {
                     appended.complete(null);
                 } else {
@@ -125,7 +126,7 @@ public final class GroupCommitter implements Closeable {
     public CompletableFuture<Void> submitEntry(byte[] entry) {
         List<LogEntryCodec.Split> commands = batches.split(entry);
         List<byte[]> encoded = new ArrayList<>(commands.size());
-        boolean[] urgent = new boolean[commands.size()];
+        ProposalQueue.Lane[] lanes = new ProposalQueue.Lane[commands.size()];
         for (int i = 0; i < commands.size(); i++) {
             Command command = commands.get(i).command();
             if (!command.participants().contains(partition)) {
@@ -133,9 +134,17 @@ public final class GroupCommitter implements Closeable {
                         + ", which does not take part in it");
             }
             encoded.add(commands.get(i).encoded());
-            urgent[i] = !(command instanceof CommitRequest);
+            lanes[i] = laneOf(command);
         }
-        return pipeline.submitAll(encoded, urgent);
+        return pipeline.submitAll(encoded, lanes);
+    }
+
+    /** The lane of {@link ProposalQueue} that {@code command} waits in. */
+    static ProposalQueue.Lane laneOf(Command command) {
+        if (command instanceof CommitRequest) {
+            return ProposalQueue.Lane.COMMIT;
+        }
+        return command instanceof Decision ? ProposalQueue.Lane.DECISION : ProposalQueue.Lane.CONTROL;
     }
 
     private void propose(List<byte[]> encoded, Consumer<Throwable> answered) {

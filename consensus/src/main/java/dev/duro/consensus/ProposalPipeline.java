@@ -21,9 +21,9 @@ import javax.annotation.Nullable;
  * is busy, which the entry before it shows by carrying more than one commit request. On this machine what a log entry costs
  * (the appends, syncs and messages of every replica) outweighs what its transactions cost at tens of clients, so
  * fewer, fuller entries spend less CPU per transaction; a single client, whose entries carry one command, never
- * waits. An entry that is already full, or that carries a decision, an abort request or a cut (which transactions
- * already in the log, and read-only ones, wait for), goes at once (docs/performance.md, "Entries that wait for
- * company").
+ * waits. An entry that is already full, or that carries an abort request or a cut (which a stuck global transaction
+ * and read-only transactions wait for), goes at once (docs/performance.md, "Entries that wait for company"). A
+ * decision waits with the entry it rides in ({@link ProposalQueue.Lane#DECISION}).
  *
  * <p>Thread-safe. The proposer is called outside the pipeline's lock, and its answer may come on any thread.
  */
@@ -110,32 +110,32 @@ final class ProposalPipeline {
     }
 
     /**
-     * Queues an encoded command: in the urgent lane (decisions, abort requests, cuts), which each entry drains
-     * first, or behind the commit requests. The future completes when its entry is committed and applied.
+     * Queues an encoded command at the end of {@code lane}. The future completes when its entry is committed and
+     * applied.
      *
      * @throws OverloadedException if its lane already holds {@code raft.queued-bytes-max}
      * @throws IllegalStateException once closed
      */
-    CompletableFuture<Void> submit(byte[] encoded, boolean urgent) {
+    CompletableFuture<Void> submit(byte[] encoded, ProposalQueue.Lane lane) {
         CompletableFuture<Void> appended = new CompletableFuture<>();
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("partition " + partition + " committer is closed");
             }
-            queue.add(new Queued(encoded, appended), urgent);
+            queue.add(new Queued(encoded, appended), lane);
         }
         sendNext();
         return appended;
     }
 
     /**
-     * Queues encoded commands all together or not at all, each in its lane ({@code urgent[i]}); the future completes
+     * Queues encoded commands all together or not at all, each in its lane ({@code lanes[i]}); the future completes
      * when every one's entry is committed and applied, or fails with the first failure.
      *
      * @throws OverloadedException if a lane would go past {@code raft.queued-bytes-max}: none was queued
      * @throws IllegalStateException once closed
      */
-    CompletableFuture<Void> submitAll(List<byte[]> encoded, boolean[] urgent) {
+    CompletableFuture<Void> submitAll(List<byte[]> encoded, ProposalQueue.Lane[] lanes) {
         List<Queued> items = new ArrayList<>(encoded.size());
         CompletableFuture<?>[] appended = new CompletableFuture<?>[encoded.size()];
         for (int i = 0; i < encoded.size(); i++) {
@@ -147,7 +147,7 @@ final class ProposalPipeline {
             if (closed) {
                 throw new IllegalStateException("partition " + partition + " committer is closed");
             }
-            queue.addAll(items, urgent);
+            queue.addAll(items, lanes);
         }
         sendNext();
         return CompletableFuture.allOf(appended);
@@ -166,7 +166,7 @@ final class ProposalPipeline {
                 boolean waited = ended != null;
                 if (waited) {
                     if (waiting != ended) {
-                        return; // that entry went already: it filled up, or a decision or a cut came
+                        return; // that entry went already: it filled up, or an abort request or a cut came
                     }
                     waiting = null;
                     ended = null; // the next turn of the loop, if any, is another entry
@@ -192,7 +192,7 @@ final class ProposalPipeline {
                 }
                 int urgent = queue.urgentQueued();
                 batch = queue.nextBatch();
-                lastEntryCommits = Math.max(0, batch.size() - urgent); // an entry takes the urgent lane first
+                lastEntryCommits = Math.max(0, batch.size() - urgent); // it takes control and decisions first
                 inFlight++;
                 entriesSent++;
                 commandsSent += batch.size();
@@ -220,10 +220,10 @@ final class ProposalPipeline {
         return lingerNanos > 0 && lastEntryCommits > 1 && !mustGoNow();
     }
 
-    /** An entry that is full, or that carries a command others wait for, does not wait for company. */
+    /** An entry that is full, or that carries a control command others wait for, does not wait for company. */
     @GuardedBy("this")
     private boolean mustGoNow() {
-        return queue.urgentQueued() > 0 || queue.fillsAnEntry();
+        return queue.controlQueued() > 0 || queue.fillsAnEntry();
     }
 
     private void finished(List<Queued> batch, @Nullable Throwable error) {

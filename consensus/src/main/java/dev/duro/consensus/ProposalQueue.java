@@ -6,15 +6,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The commands a {@link GroupCommitter} holds for a partition's next log entries, in two lanes, each bounded by
- * {@code raft.queued-bytes-max}: commit requests, and the urgent lane of every other command (a global's decision,
- * an abort request, the next cut of the chain), which each entry drains first.
+ * The commands a {@link GroupCommitter} holds for a partition's next log entries, in three lanes that each entry
+ * drains in this order ({@link Lane}): control commands (an abort request, the next cut of the chain), decisions of
+ * global transactions, and commit requests. The first two share one {@code raft.queued-bytes-max} bound, commit
+ * requests have another.
  *
- * <p>The urgent commands let transactions already in the log finish and let read-only transactions see them.
- * Behind a backlog of commit requests they waited for every entry queued before them, which under overload
+ * <p>Control commands and decisions let transactions already in the log finish and let read-only transactions see
+ * them. Behind a backlog of commit requests they waited for every entry queued before them, which under overload
  * stretched a global transaction, and the cut read-only transactions wait for, from one Raft round to many
  * (docs/replication.md, "Control commands go first"). Their order relative to this node's commit requests never
- * mattered: replicas follow the log's order, and commands from other nodes interleave anyway.
+ * mattered: replicas follow the log's order, and commands from other nodes interleave anyway. Only control commands
+ * make an entry go without waiting for company: a decision is a record for replicas that missed a vote and for the
+ * retention of outcomes, which every replica finishes without in the common case, so it rides in the next entry
+ * (docs/replication.md, "Decisions ride along").
  *
  * <p>Not thread-safe: the committer guards it.
  *
@@ -26,14 +30,29 @@ final class ProposalQueue<T extends ProposalQueue.Sized> {
         int bytes();
     }
 
+    /** Where a command waits for its entry; an entry takes the lanes in this order. */
+    enum Lane {
+        /**
+         * Abort requests and cuts of the chain, which a stuck global transaction and read-only transactions wait
+         * for: an entry that holds one goes at once.
+         */
+        CONTROL,
+        /** Decisions of global transactions: ahead of commit requests, but they never hurry an entry. */
+        DECISION,
+        /** Commit requests. */
+        COMMIT
+    }
+
     private final int partition;
     private final int batchCommandsMax;
     private final int batchBytesMax;
     private final long queuedBytesMax;
 
+    private final ArrayDeque<T> control = new ArrayDeque<>();
+    private final ArrayDeque<T> decisions = new ArrayDeque<>();
     private final ArrayDeque<T> commits = new ArrayDeque<>();
-    private final ArrayDeque<T> urgent = new ArrayDeque<>();
     private long commitBytes;
+    /** The bytes of the control and decision lanes, which share a bound. */
     private long urgentBytes;
 
     ProposalQueue(int partition, ConsensusSettings settings) {
@@ -54,28 +73,28 @@ final class ProposalQueue<T extends ProposalQueue.Sized> {
      *
      * @throws OverloadedException if its lane already holds items and would go past {@code raft.queued-bytes-max}
      */
-    void add(T item, boolean isUrgent) {
-        refuseOver(isUrgent ? urgentBytes : commitBytes, item.bytes(), isUrgent);
-        if (isUrgent) {
-            urgent.addLast(item);
+    void add(T item, Lane lane) {
+        boolean urgent = lane != Lane.COMMIT;
+        refuseOver(urgent ? urgentBytes : commitBytes, item.bytes(), urgent);
+        deque(lane).addLast(item);
+        if (urgent) {
             urgentBytes += item.bytes();
         } else {
-            commits.addLast(item);
             commitBytes += item.bytes();
         }
     }
 
     /**
-     * Queues all of {@code items} or none: each at the end of its lane ({@code urgent[i]}), in their order. A lane
+     * Queues all of {@code items} or none: each at the end of its lane ({@code lanes[i]}), in their order. A lane
      * that is empty takes them whatever their size, as {@link #add} takes one item.
      *
      * @throws OverloadedException if a lane that already holds items would go past {@code raft.queued-bytes-max}
      */
-    void addAll(List<T> items, boolean[] isUrgent) {
+    void addAll(List<T> items, Lane[] lanes) {
         long toUrgent = 0;
         long toCommits = 0;
         for (int i = 0; i < items.size(); i++) {
-            if (isUrgent[i]) {
+            if (lanes[i] != Lane.COMMIT) {
                 toUrgent += items.get(i).bytes();
             } else {
                 toCommits += items.get(i).bytes();
@@ -84,10 +103,18 @@ final class ProposalQueue<T extends ProposalQueue.Sized> {
         refuseOver(urgentBytes, toUrgent, true);
         refuseOver(commitBytes, toCommits, false);
         for (int i = 0; i < items.size(); i++) {
-            (isUrgent[i] ? urgent : commits).addLast(items.get(i));
+            deque(lanes[i]).addLast(items.get(i));
         }
         urgentBytes += toUrgent;
         commitBytes += toCommits;
+    }
+
+    private ArrayDeque<T> deque(Lane lane) {
+        return switch (lane) {
+            case CONTROL -> control;
+            case DECISION -> decisions;
+            case COMMIT -> commits;
+        };
     }
 
     private void refuseOver(long waiting, long adding, boolean isUrgent) {
@@ -99,28 +126,34 @@ final class ProposalQueue<T extends ProposalQueue.Sized> {
     }
 
     boolean isEmpty() {
-        return urgent.isEmpty() && commits.isEmpty();
+        return control.isEmpty() && decisions.isEmpty() && commits.isEmpty();
     }
 
-    /** Decisions, abort requests and cuts queued: the next entry takes them first, and does not wait for company. */
+    /** Abort requests and cuts queued: the next entry takes them first, and does not wait for company. */
+    int controlQueued() {
+        return control.size();
+    }
+
+    /** Control commands and decisions queued: they come first in the next entry. */
     int urgentQueued() {
-        return urgent.size();
+        return control.size() + decisions.size();
     }
 
     /** Whether what is queued already fills a log entry, by count or by bytes. */
     boolean fillsAnEntry() {
-        int count = urgent.size() + commits.size();
+        int count = urgentQueued() + commits.size();
         return count >= batchCommandsMax || urgentBytes + commitBytes >= batchBytesMax;
     }
 
     /**
-     * Removes the next log entry's commands: urgent ones first, then commit requests, in their order, up to
-     * {@code raft.batch-commands-max} commands and {@code raft.batch-bytes-max} bytes (one command at least,
-     * however large). Empty if nothing is queued.
+     * Removes the next log entry's commands: control commands first, then decisions, then commit requests, each in
+     * their order, up to {@code raft.batch-commands-max} commands and {@code raft.batch-bytes-max} bytes (one command
+     * at least, however large). Empty if nothing is queued.
      */
     List<T> nextBatch() {
         List<T> batch = new ArrayList<>();
-        long urgentTaken = take(urgent, batch, 0);
+        long urgentTaken = take(control, batch, 0);
+        urgentTaken += take(decisions, batch, urgentTaken);
         urgentBytes -= urgentTaken;
         commitBytes -= take(commits, batch, urgentTaken);
         return batch;
@@ -140,11 +173,13 @@ final class ProposalQueue<T extends ProposalQueue.Sized> {
         return moved;
     }
 
-    /** Removes and returns everything queued, urgent commands first. */
+    /** Removes and returns everything queued, in the order entries would take it. */
     List<T> drain() {
-        List<T> all = new ArrayList<>(urgent);
+        List<T> all = new ArrayList<>(control);
+        all.addAll(decisions);
         all.addAll(commits);
-        urgent.clear();
+        control.clear();
+        decisions.clear();
         commits.clear();
         urgentBytes = 0;
         commitBytes = 0;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.duro.consensus.ProposalQueue.Lane;
 import dev.duro.core.OverloadedException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -90,9 +91,9 @@ class ProposalPipelineTest {
 
     /** Gets {@code pipeline} to where the entry before the next carried two commands: its partition is busy. */
     private void busy(ProposalPipeline pipeline) {
-        pipeline.submit(command("a"), false);
-        pipeline.submit(command("b1"), false);
-        pipeline.submit(command("b2"), false);
+        pipeline.submit(command("a"), Lane.COMMIT);
+        pipeline.submit(command("b1"), Lane.COMMIT);
+        pipeline.submit(command("b2"), Lane.COMMIT);
         entry(0).commit();
         assertEquals(List.of(List.of("a"), List.of("b1", "b2")), entries(), "after one command, no wait");
         assertTrue(timers.isEmpty(), "an entry after a single command never waits");
@@ -138,9 +139,9 @@ class ProposalPipelineTest {
     @Test
     void commandsSubmittedWhileAnEntryIsInFlightGoOutTogetherAsTheNextEntry() {
         ProposalPipeline pipeline = pipeline(1);
-        CompletableFuture<Void> first = pipeline.submit(command("c1"), false);
-        CompletableFuture<Void> second = pipeline.submit(command("c2"), false);
-        CompletableFuture<Void> third = pipeline.submit(command("c3"), false);
+        CompletableFuture<Void> first = pipeline.submit(command("c1"), Lane.COMMIT);
+        CompletableFuture<Void> second = pipeline.submit(command("c2"), Lane.COMMIT);
+        CompletableFuture<Void> third = pipeline.submit(command("c3"), Lane.COMMIT);
 
         assertEquals(List.of(List.of("c1")), entries(), "the first command goes out at once, alone");
         entry(0).commit();
@@ -158,7 +159,7 @@ class ProposalPipelineTest {
     void anEntryHoldsAtMostBatchCommandsMaxAndTheOrderIsKeptAcrossEntries() {
         ProposalPipeline pipeline = pipeline(1);
         for (int i = 0; i < 8; i++) {
-            pipeline.submit(command("c" + i), false);
+            pipeline.submit(command("c" + i), Lane.COMMIT);
         }
         for (int i = 0; i < entries().size(); i++) { // answers as they come: each answer sends the next entry
             entry(i).commit();
@@ -171,10 +172,10 @@ class ProposalPipelineTest {
     @Test
     void anEntryIsCutBeforeTheCommandThatWouldTakeItPastBatchBytesMax() {
         ProposalPipeline pipeline = pipeline(1);
-        pipeline.submit(command("first"), false); // in flight: the rest queue behind it
-        pipeline.submit(command("a", 600), false);
-        pipeline.submit(command("b", 424), false); // 600 + 424 = 1024: exactly full
-        pipeline.submit(command("c", 1), false);
+        pipeline.submit(command("first"), Lane.COMMIT); // in flight: the rest queue behind it
+        pipeline.submit(command("a", 600), Lane.COMMIT);
+        pipeline.submit(command("b", 424), Lane.COMMIT); // 600 + 424 = 1024: exactly full
+        pipeline.submit(command("c", 1), Lane.COMMIT);
         entry(0).commit();
         entry(1).commit();
 
@@ -184,10 +185,10 @@ class ProposalPipelineTest {
     @Test
     void aCommandLargerThanAnEntryGoesOutAloneInItsOwnEntry() {
         ProposalPipeline pipeline = pipeline(1);
-        pipeline.submit(command("first"), false);
-        pipeline.submit(command("small"), false);
-        pipeline.submit(command("huge", 3 * BATCH_BYTES_MAX), false);
-        pipeline.submit(command("after"), false);
+        pipeline.submit(command("first"), Lane.COMMIT);
+        pipeline.submit(command("small"), Lane.COMMIT);
+        pipeline.submit(command("huge", 3 * BATCH_BYTES_MAX), Lane.COMMIT);
+        pipeline.submit(command("after"), Lane.COMMIT);
         for (int i = 0; i < entries().size(); i++) {
             entry(i).commit();
         }
@@ -201,12 +202,13 @@ class ProposalPipelineTest {
     @Test
     void aCommandLargerThanTheWholeQueueIsTakenWhenItsLaneIsEmptyAndRefusedBehindOthers() {
         ProposalPipeline pipeline = pipeline(1);
-        CompletableFuture<Void> giant = pipeline.submit(command("giant", (int) QUEUED_BYTES_MAX + 1), false);
+        CompletableFuture<Void> giant = pipeline.submit(command("giant", (int) QUEUED_BYTES_MAX + 1), Lane.COMMIT);
         assertEquals(List.of(List.of("giant")), entries(), "alone, it goes out at once: refused, it would be forever");
 
-        pipeline.submit(command("next"), false); // waits behind the giant's entry
+        pipeline.submit(command("next"), Lane.COMMIT); // waits behind the giant's entry
         OverloadedException refused = assertThrows(
-                OverloadedException.class, () -> pipeline.submit(command("giant2", (int) QUEUED_BYTES_MAX + 1), false));
+                OverloadedException.class,
+                () -> pipeline.submit(command("giant2", (int) QUEUED_BYTES_MAX + 1), Lane.COMMIT));
         assertTrue(refused.getMessage().contains("raft.queued-bytes-max " + QUEUED_BYTES_MAX), refused.getMessage());
 
         entry(0).commit();
@@ -217,19 +219,19 @@ class ProposalPipelineTest {
     @Test
     void aFullQueueRefusesCommitRequestsAsOverloadedUntilAnEntryTakesThemOut() {
         ProposalPipeline pipeline = pipeline(1);
-        pipeline.submit(command("in-flight"), false); // proposed at once: what follows waits in the queue
+        pipeline.submit(command("in-flight"), Lane.COMMIT); // proposed at once: what follows waits in the queue
         for (int i = 1; i <= 4; i++) {
-            pipeline.submit(command("q" + i, 1000), false);
+            pipeline.submit(command("q" + i, 1000), Lane.COMMIT);
         }
 
         OverloadedException full =
-                assertThrows(OverloadedException.class, () -> pipeline.submit(command("q5", 200), false));
+                assertThrows(OverloadedException.class, () -> pipeline.submit(command("q5", 200), Lane.COMMIT));
         assertTrue(full.getMessage().contains("partition 7 has 4000 bytes of commit requests"), full.getMessage());
-        CompletableFuture<Void> decision = pipeline.submit(command("decision"), true); // its own lane has room
+        CompletableFuture<Void> decision = pipeline.submit(command("decision"), Lane.DECISION); // its own lane has room
 
         entry(0).commit();
         assertEquals(List.of("decision", "q1"), entries().get(1), "the decision first, then what fits beside it");
-        pipeline.submit(command("q5", 200), false); // q1's bytes left the queue with its entry
+        pipeline.submit(command("q5", 200), Lane.COMMIT); // q1's bytes left the queue with its entry
         entry(1).commit();
         assertTrue(decision.isDone());
         for (int i = 2; i < entries().size(); i++) {
@@ -243,15 +245,15 @@ class ProposalPipelineTest {
     @Test
     void noMoreThanProposalsInFlightMaxEntriesAwaitTheirAnswerAtOnce() {
         ProposalPipeline pipeline = pipeline(2);
-        pipeline.submit(command("c1"), false);
-        pipeline.submit(command("c2"), false);
-        pipeline.submit(command("c3"), false);
-        pipeline.submit(command("c4"), false);
+        pipeline.submit(command("c1"), Lane.COMMIT);
+        pipeline.submit(command("c2"), Lane.COMMIT);
+        pipeline.submit(command("c3"), Lane.COMMIT);
+        pipeline.submit(command("c4"), Lane.COMMIT);
 
         assertEquals(List.of(List.of("c1"), List.of("c2")), entries(), "two entries in flight; c3 and c4 wait");
         entry(1).commit(); // answers may come out of order: any answer frees a slot
         assertEquals(List.of(List.of("c1"), List.of("c2"), List.of("c3", "c4")), entries());
-        pipeline.submit(command("c5"), false);
+        pipeline.submit(command("c5"), Lane.COMMIT);
         assertEquals(3, entries().size(), "c1 and c3+c4 are in flight: c5 waits");
         entry(0).commit();
         assertEquals(List.of("c5"), entries().get(3));
@@ -260,11 +262,11 @@ class ProposalPipelineTest {
     @Test
     void aFailedProposalFailsEveryCommandOfItsEntryWithItsReasonAndTheNextEntryStillGoesOut() {
         ProposalPipeline pipeline = pipeline(1);
-        CompletableFuture<Void> c1 = pipeline.submit(command("c1"), false);
-        CompletableFuture<Void> c2 = pipeline.submit(command("c2"), false);
-        CompletableFuture<Void> c3 = pipeline.submit(command("c3"), false);
+        CompletableFuture<Void> c1 = pipeline.submit(command("c1"), Lane.COMMIT);
+        CompletableFuture<Void> c2 = pipeline.submit(command("c2"), Lane.COMMIT);
+        CompletableFuture<Void> c3 = pipeline.submit(command("c3"), Lane.COMMIT);
         entry(0).commit();
-        CompletableFuture<Void> c4 = pipeline.submit(command("c4"), false); // queued behind the entry c2+c3
+        CompletableFuture<Void> c4 = pipeline.submit(command("c4"), Lane.COMMIT); // queued behind the entry c2+c3
 
         IOException notLeader = new IOException("not the leader any more");
         entry(1).fail(notLeader);
@@ -294,8 +296,8 @@ class ProposalPipelineTest {
             answer.accept(null); // answered at once: the pipeline must not recurse into a stall either
         });
 
-        CompletableFuture<Void> poison = pipeline.submit(command("poison"), false);
-        CompletableFuture<Void> after = pipeline.submit(command("after"), false);
+        CompletableFuture<Void> poison = pipeline.submit(command("poison"), Lane.COMMIT);
+        CompletableFuture<Void> after = pipeline.submit(command("after"), Lane.COMMIT);
 
         assertSame(broken, failureOf(poison), "the caller learns why its command was not proposed");
         assertTrue(after.isDone() && !after.isCompletedExceptionally(), "the slot was freed: the queue moves on");
@@ -305,9 +307,9 @@ class ProposalPipelineTest {
     @Test
     void closingFailsWhatIsQueuedLeavesWhatIsInFlightToItsProposalAndRefusesMore() {
         ProposalPipeline pipeline = pipeline(1);
-        CompletableFuture<Void> inFlight = pipeline.submit(command("in-flight"), false);
-        CompletableFuture<Void> queued = pipeline.submit(command("queued"), false);
-        CompletableFuture<Void> urgent = pipeline.submit(command("urgent"), true);
+        CompletableFuture<Void> inFlight = pipeline.submit(command("in-flight"), Lane.COMMIT);
+        CompletableFuture<Void> queued = pipeline.submit(command("queued"), Lane.COMMIT);
+        CompletableFuture<Void> urgent = pipeline.submit(command("urgent"), Lane.CONTROL);
 
         pipeline.close();
 
@@ -320,7 +322,7 @@ class ProposalPipelineTest {
         assertTrue(inFlight.isDone() && !inFlight.isCompletedExceptionally());
         assertEquals(1, entries().size(), "nothing more is proposed after closing");
         IllegalStateException closed =
-                assertThrows(IllegalStateException.class, () -> pipeline.submit(command("late"), false));
+                assertThrows(IllegalStateException.class, () -> pipeline.submit(command("late"), Lane.COMMIT));
         assertTrue(closed.getMessage().contains("partition 7 committer is closed"), closed.getMessage());
     }
 
@@ -328,12 +330,12 @@ class ProposalPipelineTest {
     void aBusyPartitionsNextEntryWaitsForCompanyUntilItsTimerFires() {
         ProposalPipeline pipeline = lingering(700);
         busy(pipeline);
-        CompletableFuture<Void> c = pipeline.submit(command("c"), false);
+        CompletableFuture<Void> c = pipeline.submit(command("c"), Lane.COMMIT);
         entry(1).commit();
 
         assertEquals(2, entries().size(), "the entry after two commands waits");
         assertEquals(List.of(700_000L), timerNanos, "for raft.batch-linger-micros");
-        pipeline.submit(command("d"), false);
+        pipeline.submit(command("d"), Lane.COMMIT);
         assertEquals(2, entries().size(), "and a command arriving meanwhile joins it");
         timers.get(0).run();
 
@@ -348,7 +350,7 @@ class ProposalPipelineTest {
     void aSingleClientsEntriesNeverWait() {
         ProposalPipeline pipeline = lingering(700);
         for (int i = 0; i < 5; i++) {
-            pipeline.submit(command("c" + i), false);
+            pipeline.submit(command("c" + i), Lane.COMMIT);
             assertEquals(i + 1, entries().size(), "each command goes out at once");
             entry(i).commit();
         }
@@ -359,14 +361,14 @@ class ProposalPipelineTest {
     void aFullEntryCutsTheWaitShortAndItsTimerThenChangesNothing() {
         ProposalPipeline pipeline = lingering(700);
         busy(pipeline);
-        pipeline.submit(command("c1"), false);
+        pipeline.submit(command("c1"), Lane.COMMIT);
         entry(1).commit();
         assertEquals(1, timers.size(), "waiting");
-        pipeline.submit(command("c2"), false);
-        pipeline.submit(command("c3"), false); // BATCH_COMMANDS_MAX: the entry is full
+        pipeline.submit(command("c2"), Lane.COMMIT);
+        pipeline.submit(command("c3"), Lane.COMMIT); // BATCH_COMMANDS_MAX: the entry is full
 
         assertEquals(List.of("c1", "c2", "c3"), entries().get(2), "a full entry goes at once");
-        pipeline.submit(command("c4"), false);
+        pipeline.submit(command("c4"), Lane.COMMIT);
         timers.get(0).run(); // the timer of the wait that was cut short
 
         assertEquals(3, entries().size(), "it does not send c4 while c1-c3 are in flight");
@@ -377,31 +379,62 @@ class ProposalPipelineTest {
     }
 
     @Test
-    void anUrgentCommandCutsTheWaitShortAndGoesFirst() {
+    void aControlCommandCutsTheWaitShortAndGoesFirst() {
         ProposalPipeline pipeline = lingering(700);
         busy(pipeline);
-        pipeline.submit(command("commit"), false);
+        pipeline.submit(command("commit"), Lane.COMMIT);
         entry(1).commit();
         assertEquals(1, timers.size(), "waiting");
 
-        pipeline.submit(command("decision"), true);
+        pipeline.submit(command("cut"), Lane.CONTROL);
 
-        assertEquals(List.of("decision", "commit"), entries().get(2), "a decision does not wait for company");
+        assertEquals(List.of("cut", "commit"), entries().get(2), "a cut does not wait for company");
         entry(2).commit();
-        pipeline.submit(command("cut"), true);
-        assertEquals(List.of("cut"), entries().get(3), "nor does an entry that starts with one");
+        pipeline.submit(command("abort-request"), Lane.CONTROL);
+        assertEquals(List.of("abort-request"), entries().get(3), "nor does an entry that starts with one");
+        assertEquals(1, timers.size());
+    }
+
+    @Test
+    void aDecisionRidesInTheWaitingEntryAheadOfItsCommitRequests() {
+        ProposalPipeline pipeline = lingering(700);
+        busy(pipeline);
+        pipeline.submit(command("commit"), Lane.COMMIT);
+        entry(1).commit();
+        assertEquals(1, timers.size(), "waiting");
+
+        pipeline.submit(command("decision"), Lane.DECISION);
+        assertEquals(2, entries().size(), "a decision does not cut the wait short");
+        timers.get(0).run();
+        assertEquals(List.of("decision", "commit"), entries().get(2), "the timer sends it, the decision first");
+    }
+
+    @Test
+    void decisionsAloneWaitForCompanyNoLongerThanTheTimer() {
+        ProposalPipeline pipeline = lingering(700);
+        busy(pipeline); // the entry in flight carries two commit requests
+        pipeline.submit(command("decision1"), Lane.DECISION);
+        entry(1).commit();
+        assertEquals(2, entries().size(), "a decision after a busy entry waits for company too");
+        pipeline.submit(command("decision2"), Lane.DECISION);
+        pipeline.submit(command("cut"), Lane.CONTROL);
+
+        assertEquals(List.of("cut", "decision1", "decision2"), entries().get(2), "control first, then decisions");
+        entry(2).commit();
+        pipeline.submit(command("decision3"), Lane.DECISION);
+        assertEquals(List.of("decision3"), entries().get(3), "after an entry without commit requests, at once");
         assertEquals(1, timers.size());
     }
 
     @Test
     void decisionsAndCutsBesideOneCommitRequestDoNotMakeThePartitionBusy() {
         ProposalPipeline pipeline = lingering(700);
-        pipeline.submit(command("a"), false);
-        pipeline.submit(command("decision"), true);
-        pipeline.submit(command("c1"), false);
+        pipeline.submit(command("a"), Lane.COMMIT);
+        pipeline.submit(command("decision"), Lane.DECISION);
+        pipeline.submit(command("c1"), Lane.COMMIT);
         entry(0).commit();
         assertEquals(List.of("decision", "c1"), entries().get(1));
-        pipeline.submit(command("c2"), false);
+        pipeline.submit(command("c2"), Lane.COMMIT);
         entry(1).commit();
 
         assertEquals(List.of("c2"), entries().get(2), "one commit request per entry: nobody to wait for");
@@ -414,7 +447,7 @@ class ProposalPipelineTest {
             throw new RejectedExecutionException("closing");
         });
         busy(pipeline);
-        pipeline.submit(command("c"), false);
+        pipeline.submit(command("c"), Lane.COMMIT);
         entry(1).commit();
 
         assertEquals(List.of("c"), entries().get(2));
@@ -427,7 +460,7 @@ class ProposalPipelineTest {
                 new ProposalPipeline(7, settings(1, 0), this::record, (nanos, task) -> timers.add(task)))) {
             proposed.clear();
             busy(pipeline);
-            pipeline.submit(command("c"), false);
+            pipeline.submit(command("c"), Lane.COMMIT);
             entry(1).commit();
             assertEquals(List.of("c"), entries().get(2));
         }
@@ -437,8 +470,8 @@ class ProposalPipelineTest {
     @Test
     void anAnswerOnAnotherThreadSendsTheNextEntryFromThere() throws InterruptedException {
         ProposalPipeline pipeline = pipeline(1);
-        pipeline.submit(command("c1"), false);
-        CompletableFuture<Void> c2 = pipeline.submit(command("c2"), false);
+        pipeline.submit(command("c1"), Lane.COMMIT);
+        CompletableFuture<Void> c2 = pipeline.submit(command("c2"), Lane.COMMIT);
 
         Thread answerer = new Thread(() -> entry(0).commit(), "raft-answer");
         answerer.start();
@@ -453,13 +486,13 @@ class ProposalPipelineTest {
     @Test
     void aHandedOffEntrysCommandsJoinThisNodesEntriesAndAnswerWhenTheLastIsIn() {
         ProposalPipeline pipeline = pipeline(1);
-        CompletableFuture<Void> first = pipeline.submit(command("c1"), false);
+        CompletableFuture<Void> first = pipeline.submit(command("c1"), Lane.COMMIT);
         assertEquals(List.of(List.of("c1")), entries());
 
         CompletableFuture<Void> handedOff = pipeline.submitAll(
                 List.of(command("d1"), command("h1"), command("h2"), command("h3")),
-                new boolean[] {true, false, false, false});
-        pipeline.submit(command("c2"), false);
+                new Lane[] {Lane.DECISION, Lane.COMMIT, Lane.COMMIT, Lane.COMMIT});
+        pipeline.submit(command("c2"), Lane.COMMIT);
         entry(0).commit();
         assertTrue(first.isDone());
         assertEquals(List.of("d1", "h1", "h2"), entry(1).commands(), "the decision first, then in their order");
@@ -471,11 +504,11 @@ class ProposalPipelineTest {
 
         // A full lane refuses the whole entry: none of it is queued.
         ProposalPipeline full = pipeline(1);
-        full.submit(command("x", BATCH_BYTES_MAX), false); // in flight
-        full.submit(command("y", (int) QUEUED_BYTES_MAX - 10), false);
+        full.submit(command("x", BATCH_BYTES_MAX), Lane.COMMIT); // in flight
+        full.submit(command("y", (int) QUEUED_BYTES_MAX - 10), Lane.COMMIT);
         assertThrows(
                 OverloadedException.class,
-                () -> full.submitAll(List.of(command("z1"), command("z2")), new boolean[] {false, false}));
+                () -> full.submitAll(List.of(command("z1"), command("z2")), new Lane[] {Lane.COMMIT, Lane.COMMIT}));
         entry(3).commit();
         assertEquals(List.of("y"), entry(4).commands(), "z1 and z2 were never queued");
     }

@@ -1,5 +1,6 @@
 package dev.duro.bench.load;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.duro.consensus.GroupCommitter;
 import dev.duro.server.DuroServer;
 import dev.duro.server.ServerConfig;
@@ -68,6 +69,10 @@ final class LocalBenchCluster implements AutoCloseable {
     /** Options for the node JVMs after the others, separated by spaces ({@link #nodeJavaOptions}). */
     private final String extraJavaOptions;
 
+    /** Stops the nodes when the load generator exits without closing this (SIGTERM, Ctrl-C): they outlived it. */
+    private final Thread shutdownHook = new Thread(this::closeAtExit, "bench-cluster-stop");
+
+    @GuardedBy("this")
     private boolean closed;
 
     LocalBenchCluster(
@@ -82,6 +87,7 @@ final class LocalBenchCluster implements AutoCloseable {
         this.logDirectory = logDirectory;
         this.extraJavaOptions = extraJavaOptions(profiled, System.getProperty(EXTRA_NODE_JVM_OPTIONS, ""));
         dataDirectory = Files.createTempDirectory("duro-bench-");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
         tlsDirectory = tls ? dataDirectory.resolve("tls") : null;
         List<Integer> ports = freePorts(2 * replicas);
         Properties common = new Properties();
@@ -279,13 +285,29 @@ final class LocalBenchCluster implements AutoCloseable {
         }
     }
 
+    /** The shutdown hook: the JVM exits with the nodes still running. */
+    private void closeAtExit() {
+        try {
+            close();
+        } catch (IOException | RuntimeException e) {
+            System.err.println("bench cluster: stopping the nodes at exit: " + e);
+        }
+    }
+
     /** Stops the nodes and deletes their data; a second call does nothing. */
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
         if (closed) {
             return;
         }
         closed = true;
+        if (Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // The JVM is already exiting: the hook runs too, and finds the cluster closed.
+            }
+        }
         // Stop the nodes together: stopped one by one, the survivors log a stream of failed appends to the first.
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
         for (DuroServer server : servers) {
