@@ -22,9 +22,10 @@ import java.time.Duration;
  * @param proposalsInFlightMax log entries a node may have proposed to one partition and not yet seen applied:
  *     1 waits a Raft round between entries (the largest batches); more keep the log busy while one commits
  * @param requestTimeout how long one log append may take before it is retried
- * @param batchLingerMicros how long a log entry whose turn has come waits for more commands when the partition is busy
- *     (the entry before it carried more than one commit request), unless it is full or holds a decision or a cut: fewer,
- *     fuller entries for a little latency; 0 proposes at once ({@link ProposalPipeline})
+ * @param batchLingerMicros the longest a log entry whose turn has come waits for more commands when the partition is
+ *     busy (the entry before it carried more than one commit request), unless it is full or holds an abort request or
+ *     a cut; it waits half the last entry's round, at most this: fewer, fuller entries for a little latency; 0
+ *     proposes at once ({@link ProposalPipeline})
  */
 public record ConsensusSettings(
         Path storageDirectory,
@@ -52,8 +53,8 @@ public record ConsensusSettings(
     /** The default of {@link #proposalsInFlightMax} (docs/performance.md). */
     public static final int PROPOSALS_IN_FLIGHT_DEFAULT = 1;
 
-    /** The default of {@link #batchLingerMicros} (docs/performance.md, "Entries that wait for company"). */
-    public static final int BATCH_LINGER_MICROS_DEFAULT = 500;
+    /** The default of {@link #batchLingerMicros} (docs/performance.md, "Waits as long as half a round"). */
+    public static final int BATCH_LINGER_MICROS_DEFAULT = 2_000;
 
     /** The most {@link #batchLingerMicros} may be: a tenth of a second, far beyond any use. */
     public static final int BATCH_LINGER_MICROS_MAX = 100_000;

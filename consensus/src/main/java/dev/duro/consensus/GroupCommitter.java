@@ -21,9 +21,9 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 /**
  * Group commit into one partition's log: at most {@code raft.proposals-in-flight-max} proposals in flight from
  * this node to the partition; commands submitted meanwhile accumulate and go out together as the next log entry,
- * bounded by count and bytes, which waits up to {@code raft.batch-linger-micros} for company when the partition is
- * busy ({@link ProposalPipeline}). A single client sees one round trip; many clients share entries, so throughput is entries per second
- * times commands per entry.
+ * bounded by count and bytes, which waits for company when the partition is busy (half a round, at most {@code
+ * raft.batch-linger-micros}; {@link ProposalPipeline}). A single client sees one round trip; many clients share
+ * entries, so throughput is entries per second times commands per entry.
  *
  * <p>Commands other than commit requests (abort requests and cuts, then decisions) go first: {@link ProposalQueue}.
  *

@@ -17,8 +17,11 @@ import javax.annotation.Nullable;
  * most {@code raft.proposals-in-flight-max} entries proposed and not yet answered; each command's future follows
  * its entry's answer. The committer proposes the entries to the partition's Raft group ({@link Proposer}).
  *
- * <p>An entry whose turn has come waits up to {@code raft.batch-linger-micros} for more commands when the partition
- * is busy, which the entry before it shows by carrying more than one commit request. On this machine what a log entry costs
+ * <p>An entry whose turn has come waits for more commands when the partition is busy, which the entry before it shows
+ * by carrying more than one commit request: for half the time the last entry took from its proposal to its answer,
+ * and at most {@code raft.batch-linger-micros}. A wait that is a fraction of a round costs at most that fraction of a
+ * transaction's time, and follows the machine and the load: rounds are long where entries are dear (slow system
+ * calls, a saturated CPU), and there the wait saves most (docs/performance.md, "Waits as long as half a round"). On this machine what a log entry costs
  * (the appends, syncs and messages of every replica) outweighs what its transactions cost at tens of clients, so
  * fewer, fuller entries spend less CPU per transaction; a single client, whose entries carry one command, never
  * waits. An entry that is already full, or that carries an abort request or a cut (which a stuck global transaction
@@ -28,10 +31,15 @@ import javax.annotation.Nullable;
  * <p>Thread-safe. The proposer is called outside the pipeline's lock, and its answer may come on any thread.
  */
 final class ProposalPipeline {
-    /** Runs a task after a delay, on a thread of its own: the lingering entry's timer. */
+    /** Runs a task after a delay, on a thread of its own: the lingering entry's timer, and its clock. */
     @FunctionalInterface
     interface Delays {
         void after(long nanos, Runnable task);
+
+        /** The clock the rounds of entries are timed with ({@link System#nanoTime}). */
+        default long nanoTime() {
+            return System.nanoTime();
+        }
     }
 
     /** Proposes one log entry. */
@@ -54,7 +62,8 @@ final class ProposalPipeline {
     private final int partition;
     private final Proposer proposer;
     private final int inFlightMax;
-    private final long lingerNanos;
+    /** {@code raft.batch-linger-micros}: the longest an entry waits for company. */
+    private final long lingerMaxNanos;
     /** The timer of waiting entries; null never waits. */
     private final @Nullable Delays delays;
 
@@ -86,6 +95,13 @@ final class ProposalPipeline {
         }
     }
 
+    /**
+     * How long the last entry answered took from its proposal to its answer; -1 before the first. An entry waits for
+     * company half as long, at most {@link #lingerMaxNanos}.
+     */
+    @GuardedBy("this")
+    private long lastRoundNanos = -1;
+
     @GuardedBy("this")
     private long entriesSent;
 
@@ -105,7 +121,7 @@ final class ProposalPipeline {
         this.proposer = proposer;
         this.queue = new ProposalQueue<>(partition, settings);
         this.inFlightMax = settings.proposalsInFlightMax();
-        this.lingerNanos = TimeUnit.MICROSECONDS.toNanos(settings.batchLingerMicros());
+        this.lingerMaxNanos = TimeUnit.MICROSECONDS.toNanos(settings.batchLingerMicros());
         this.delays = delays;
     }
 
@@ -183,7 +199,7 @@ final class ProposalPipeline {
                     Wait wait = new Wait();
                     try {
                         // The timer takes this lock before it looks: it sees the wait even if it fires at once.
-                        delays.after(lingerNanos, wait);
+                        delays.after(lingerNanos(), wait);
                         waiting = wait;
                         return;
                     } catch (RejectedExecutionException closing) {
@@ -201,8 +217,9 @@ final class ProposalPipeline {
             for (Queued queued : batch) {
                 encoded.add(queued.encoded());
             }
+            long proposedAt = delays == null ? 0 : delays.nanoTime();
             try {
-                proposer.propose(encoded, error -> finished(batch, error));
+                proposer.propose(encoded, error -> finished(batch, error, proposedAt));
                 return;
             } catch (RuntimeException e) {
                 // Never answered now: without this, its slot stayed taken and the partition's queue stalled.
@@ -217,7 +234,13 @@ final class ProposalPipeline {
     /** The partition is busy (the last entry carried several commit requests) and the next entry need not go yet. */
     @GuardedBy("this")
     private boolean shouldWait() {
-        return lingerNanos > 0 && lastEntryCommits > 1 && !mustGoNow();
+        return lastEntryCommits > 1 && lingerNanos() > 0 && !mustGoNow();
+    }
+
+    /** How long the next entry waits for company: half the last round, at most {@code raft.batch-linger-micros}. */
+    @GuardedBy("this")
+    private long lingerNanos() {
+        return lastRoundNanos < 0 ? lingerMaxNanos : Math.min(lingerMaxNanos, lastRoundNanos / 2);
     }
 
     /** An entry that is full, or that carries a control command others wait for, does not wait for company. */
@@ -226,10 +249,13 @@ final class ProposalPipeline {
         return queue.controlQueued() > 0 || queue.fillsAnEntry();
     }
 
-    private void finished(List<Queued> batch, @Nullable Throwable error) {
+    private void finished(List<Queued> batch, @Nullable Throwable error, long proposedAt) {
         complete(batch, error);
         synchronized (this) {
             inFlight--;
+            if (error == null && delays != null) {
+                lastRoundNanos = Math.max(0, delays.nanoTime() - proposedAt);
+            }
         }
         sendNext();
     }

@@ -82,10 +82,28 @@ class ProposalPipelineTest {
 
     private final List<Long> timerNanos = new ArrayList<>();
 
+    /**
+     * How far the lingering pipeline's clock moves at each reading: one reading when an entry is proposed and one
+     * when it is answered, so every round takes this long. Long by default, so that entries wait the whole {@code
+     * raft.batch-linger-micros}.
+     */
+    private long clockStepNanos = 1_000_000_000L;
+
+    private long clockNanos;
+
     private ProposalPipeline lingering(long lingerMicros) {
-        return new ProposalPipeline(7, settings(1, lingerMicros), this::record, (nanos, task) -> {
-            timerNanos.add(nanos);
-            timers.add(task);
+        return new ProposalPipeline(7, settings(1, lingerMicros), this::record, new ProposalPipeline.Delays() {
+            @Override
+            public void after(long nanos, Runnable task) {
+                timerNanos.add(nanos);
+                timers.add(task);
+            }
+
+            @Override
+            public long nanoTime() {
+                clockNanos += clockStepNanos;
+                return clockNanos;
+            }
         });
     }
 
@@ -344,6 +362,25 @@ class ProposalPipelineTest {
         assertTrue(c.isDone() && !c.isCompletedExceptionally());
         assertEquals(3, pipeline.entriesSent());
         assertEquals(5, pipeline.commandsSent());
+    }
+
+    @Test
+    void anEntryWaitsHalfTheLastRoundWhenThatIsShorterThanTheSetting() {
+        clockStepNanos = 400_000; // every round takes 400 us
+        ProposalPipeline pipeline = lingering(700);
+        busy(pipeline);
+        pipeline.submit(command("c"), Lane.COMMIT);
+        entry(1).commit();
+        assertEquals(List.of(200_000L), timerNanos, "half of the 400 us the entry before took");
+
+        clockStepNanos = 3_000_000; // the partition slows down: rounds of 3 ms
+        pipeline.submit(command("d"), Lane.COMMIT);
+        timers.get(0).run();
+        assertEquals(List.of("c", "d"), entries().get(2));
+        entry(2).commit();
+        pipeline.submit(command("e"), Lane.COMMIT);
+        assertEquals(3, entries().size(), "e waits");
+        assertEquals(List.of(200_000L, 700_000L), timerNanos, "never longer than raft.batch-linger-micros");
     }
 
     @Test

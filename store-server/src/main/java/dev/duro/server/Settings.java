@@ -188,15 +188,16 @@ final class Settings {
             1,
             64,
             "log entries a node has proposed to one partition and not yet seen applied; commands submitted"
-                    + " meanwhile wait for the next entry (decisions and cuts ahead of commit requests)");
+                    + " meanwhile wait for the next entry (cuts, abort requests and decisions ahead of commit requests)");
     static final Int BATCH_LINGER_MICROS = new Int(
             "raft.batch-linger-micros",
             ConsensusSettings.BATCH_LINGER_MICROS_DEFAULT,
             0,
             ConsensusSettings.BATCH_LINGER_MICROS_MAX,
-            "how long a partition's next log entry waits for more commands when the last one carried several commit"
-                    + " requests (not when it is full or holds a decision or a cut): fewer, fuller entries for a little"
-                    + " latency; `0` sends at once (docs/performance.md, \"Entries that wait for company\")");
+            "the longest a partition's next log entry waits for more commands when the last one carried several"
+                    + " commit requests: half the time the last entry took to commit, at most this (not when it is"
+                    + " full or holds an abort request or a cut); fewer, fuller entries for a little latency; `0`"
+                    + " sends at once (docs/performance.md, \"Waits as long as half a round\")");
     static final Int READ_WAIT_MILLIS_MAX = new Int(
             "server.read-wait-millis-max",
             2_000,
