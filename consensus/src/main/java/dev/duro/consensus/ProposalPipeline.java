@@ -19,14 +19,14 @@ import javax.annotation.Nullable;
  *
  * <p>An entry whose turn has come waits for more commands when the partition is busy, which the entry before it shows
  * by carrying more than one commit request: for half the time the last entry took from its proposal to its answer,
- * and at most {@code raft.batch-linger-micros}. A wait that is a fraction of a round costs at most that fraction of a
- * transaction's time, and follows the machine and the load: rounds are long where entries are dear (slow system
- * calls, a saturated CPU), and there the wait saves most (docs/performance.md, "Waits as long as half a round"). On this machine what a log entry costs
- * (the appends, syncs and messages of every replica) outweighs what its transactions cost at tens of clients, so
- * fewer, fuller entries spend less CPU per transaction; a single client, whose entries carry one command, never
- * waits. An entry that is already full, or that carries an abort request or a cut (which a stuck global transaction
- * and read-only transactions wait for), goes at once (docs/performance.md, "Entries that wait for company"). A
- * decision waits with the entry it rides in ({@link ProposalQueue.Lane#DECISION}).
+ * and at most {@code raft.batch-linger-micros}. What a log entry costs (the appends, syncs and messages of every
+ * replica) outweighs what its transactions cost at tens of clients, so fewer, fuller entries spend less CPU per
+ * transaction. A wait that is a fraction of a round costs at most that fraction of a transaction's time, and follows
+ * the machine and the load: rounds are long where entries are dear (slow system calls, a saturated CPU), and there
+ * the wait saves most (docs/performance.md, "Waits as long as half a round"). A single client, whose entries carry
+ * one command, never waits. An entry that is already full, or that carries an abort request or a cut (which a stuck
+ * global transaction and read-only transactions wait for), goes at once (docs/performance.md, "Entries that wait for
+ * company"). A decision waits with the entry it rides in ({@link ProposalQueue.Lane#DECISION}).
  *
  * <p>Thread-safe. The proposer is called outside the pipeline's lock, and its answer may come on any thread.
  */
