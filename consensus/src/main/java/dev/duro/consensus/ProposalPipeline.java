@@ -250,11 +250,14 @@ final class ProposalPipeline {
     }
 
     private void finished(List<Queued> batch, @Nullable Throwable error, long proposedAt) {
+        // Timed before the commands' futures complete: their callbacks run on this thread, and are no part of the
+        // round.
+        long answeredAt = delays == null ? 0 : delays.nanoTime();
         complete(batch, error);
         synchronized (this) {
             inFlight--;
             if (error == null && delays != null) {
-                lastRoundNanos = Math.max(0, delays.nanoTime() - proposedAt);
+                lastRoundNanos = Math.max(0, answeredAt - proposedAt);
             }
         }
         sendNext();

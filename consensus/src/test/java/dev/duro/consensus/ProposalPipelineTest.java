@@ -384,6 +384,21 @@ class ProposalPipelineTest {
     }
 
     @Test
+    void theRoundEndsWhenTheAnswerArrivesNotWhenItsCommandsCallbacksReturn() {
+        clockStepNanos = 400_000;
+        ProposalPipeline pipeline = lingering(700);
+        pipeline.submit(command("a"), Lane.COMMIT);
+        pipeline.submit(command("b1"), Lane.COMMIT);
+        pipeline.submit(command("b2"), Lane.COMMIT)
+                .whenComplete((ok, failure) -> clockNanos += 5_000_000); // a callback that takes 5 ms
+        entry(0).commit();
+        pipeline.submit(command("c"), Lane.COMMIT);
+        entry(1).commit();
+
+        assertEquals(List.of(200_000L), timerNanos, "half the 400 us round, without the callback's 5 ms");
+    }
+
+    @Test
     void aSingleClientsEntriesNeverWait() {
         ProposalPipeline pipeline = lingering(700);
         for (int i = 0; i < 5; i++) {
@@ -447,12 +462,13 @@ class ProposalPipelineTest {
     }
 
     @Test
-    void decisionsAloneWaitForCompanyNoLongerThanTheTimer() {
+    void decisionsAloneWaitAfterABusyEntryAndGoAtOnceAfterAnIdleOne() {
         ProposalPipeline pipeline = lingering(700);
         busy(pipeline); // the entry in flight carries two commit requests
         pipeline.submit(command("decision1"), Lane.DECISION);
         entry(1).commit();
         assertEquals(2, entries().size(), "a decision after a busy entry waits for company too");
+        assertEquals(List.of(700_000L), timerNanos, "no longer than raft.batch-linger-micros");
         pipeline.submit(command("decision2"), Lane.DECISION);
         pipeline.submit(command("cut"), Lane.CONTROL);
 
