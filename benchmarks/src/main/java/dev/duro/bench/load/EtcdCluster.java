@@ -38,15 +38,14 @@ public final class EtcdCluster implements AutoCloseable {
     private final Path dataDirectory;
     private final List<Process> members = new ArrayList<>();
     private final List<String> clientUrls = new ArrayList<>();
-    private final Thread shutdownHook;
+    private final ExitHook exitHook;
 
     @GuardedBy("this")
     private boolean closed;
 
     private EtcdCluster() throws IOException {
         dataDirectory = Files.createTempDirectory("duro-bench-etcd-");
-        shutdownHook = new Thread(this::stopAtExit, "etcd-cluster-stop");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        exitHook = new ExitHook("etcd-cluster-stop", this::stopAtExit);
     }
 
     private void launch(int memberCount, PrintStream console) throws IOException {
@@ -235,11 +234,7 @@ public final class EtcdCluster implements AutoCloseable {
         }
         closed = true;
         stopMembers();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // The JVM is already shutting down; the hook runs (or ran) anyway and stopping twice is harmless.
-        }
+        exitHook.cancel();
         for (Process member : members) {
             try {
                 member.waitFor();

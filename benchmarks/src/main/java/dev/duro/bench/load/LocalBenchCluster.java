@@ -70,7 +70,7 @@ final class LocalBenchCluster implements AutoCloseable {
     private final String extraJavaOptions;
 
     /** Stops the nodes when the load generator exits without closing this (SIGTERM, Ctrl-C): they outlived it. */
-    private final Thread shutdownHook = new Thread(this::closeAtExit, "bench-cluster-stop");
+    private final ExitHook exitHook;
 
     @GuardedBy("this")
     private boolean closed;
@@ -87,7 +87,7 @@ final class LocalBenchCluster implements AutoCloseable {
         this.logDirectory = logDirectory;
         this.extraJavaOptions = extraJavaOptions(profiled, System.getProperty(EXTRA_NODE_JVM_OPTIONS, ""));
         dataDirectory = Files.createTempDirectory("duro-bench-");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        exitHook = new ExitHook("bench-cluster-stop", this::closeAtExit);
         tlsDirectory = tls ? dataDirectory.resolve("tls") : null;
         List<Integer> ports = freePorts(2 * replicas);
         Properties common = new Properties();
@@ -301,13 +301,7 @@ final class LocalBenchCluster implements AutoCloseable {
             return;
         }
         closed = true;
-        if (Thread.currentThread() != shutdownHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException e) {
-                // The JVM is already exiting: the hook runs too, and finds the cluster closed.
-            }
-        }
+        exitHook.cancel();
         // Stop the nodes together: stopped one by one, the survivors log a stream of failed appends to the first.
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
         for (DuroServer server : servers) {
