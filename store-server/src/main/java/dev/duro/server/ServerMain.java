@@ -1,6 +1,7 @@
 package dev.duro.server;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -53,6 +54,12 @@ public final class ServerMain implements Callable<Integer> {
             converter = Setting.Converter.class,
             description = "overrides one setting of the file (repeatable); wins over the file and DURO_ variables")
     private List<Setting> settings = new ArrayList<>();
+
+    @Option(
+            names = "--exit-with-input",
+            description = "stops the node gracefully when its standard input closes: run by a process that writes"
+                    + " nothing to it, the node then stops when that process dies, even by SIGKILL")
+    private boolean exitWithInput;
 
     @Option(
             names = {"-h", "--help"},
@@ -117,6 +124,12 @@ public final class ServerMain implements Callable<Integer> {
                             }
                         },
                         "duro-shutdown"));
+        if (exitWithInput) {
+            whenClosed(System.in, () -> {
+                log.info("standard input closed: the process that started this node is gone; shutting down");
+                System.exit(0);
+            });
+        }
         // Tests wait for " ready: " in a node's output (TestCluster).
         log.info(
                 "duro node {} ready: clients on {}",
@@ -124,6 +137,30 @@ public final class ServerMain implements Callable<Integer> {
                 config.self().address());
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Runs {@code then} on a daemon thread once {@code input} ends or fails, after reading and dropping whatever
+     * arrives before. A process's standard input ends when every process holding its other end has closed it or
+     * died, so a parent that keeps the pipe open and writes nothing to it learns its child of its death this way.
+     */
+    static Thread whenClosed(InputStream input, Runnable then) {
+        Thread watch = new Thread(
+                () -> {
+                    byte[] dropped = new byte[256];
+                    try {
+                        while (input.read(dropped) >= 0) {
+                            // whatever is written is ignored: only the end matters
+                        }
+                    } catch (IOException e) {
+                        // a broken pipe ends it too
+                    }
+                    then.run();
+                },
+                "duro-input-watch");
+        watch.setDaemon(true);
+        watch.start();
+        return watch;
     }
 
     private int refuse(String message) {

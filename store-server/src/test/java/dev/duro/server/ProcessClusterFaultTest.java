@@ -1,5 +1,6 @@
 package dev.duro.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,6 +58,28 @@ class ProcessClusterFaultTest {
         try (UniqueKeyWriters writers = new UniqueKeyWriters(client, "follower-kill-", 3)) {
             writers.awaitMoreCommits(40, "before the kill");
             cluster.kill(follower);
+            writers.awaitMoreCommits(40, "while " + follower + " is down");
+            cluster.start(follower);
+            writers.awaitMoreCommits(40, "after " + follower + " restarted");
+            writers.stop();
+            faults.assertNothingLost(writers, follower);
+        }
+    }
+
+    /**
+     * A node started with {@code --exit-with-input} (as the load generator and these tests start theirs) whose
+     * starter dies sees its input end, shuts down gracefully, and comes back on its data.
+     */
+    @Test
+    void aNodeWhoseStarterIsGoneStopsGracefullyAndCatchesUpWhenRestarted() throws Exception {
+        String follower = faults.nodeLeadingNoPartition();
+        try (UniqueKeyWriters writers = new UniqueKeyWriters(client, "orphan-", 3)) {
+            writers.awaitMoreCommits(40, "before the input closes");
+            int logStart = cluster.log(follower).length();
+            assertEquals(0, cluster.orphan(follower), "a graceful stop");
+            assertTrue(
+                    cluster.log(follower).substring(logStart).contains("standard input closed"),
+                    cluster.log(follower).substring(logStart));
             writers.awaitMoreCommits(40, "while " + follower + " is down");
             cluster.start(follower);
             writers.awaitMoreCommits(40, "after " + follower + " restarted");

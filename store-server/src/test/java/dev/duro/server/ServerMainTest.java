@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.TypeConversionException;
@@ -91,11 +96,45 @@ class ServerMainTest {
         assertEquals("", stderr());
     }
 
+    @Test
+    void theInputWatchActsWhenTheInputEndsNotWhenBytesArrive() throws Exception {
+        PipedOutputStream parent = new PipedOutputStream();
+        PipedInputStream input = new PipedInputStream(parent);
+        CountDownLatch ended = new CountDownLatch(1);
+        Thread watch = ServerMain.whenClosed(input, ended::countDown);
+        assertTrue(watch.isDaemon(), "the watch must not keep the JVM alive");
+        parent.write("still here\n".getBytes(StandardCharsets.UTF_8));
+        parent.flush();
+        Await.until("the watch reads what was written", () -> {
+            int unread = unread(input);
+            return unread == 0 ? Await.Poll.done(true) : Await.Poll.notYet(unread + " bytes unread");
+        });
+        assertEquals(1, ended.getCount(), "bytes on the input are not its end");
+        parent.close();
+        assertTrue(ended.await(Await.DEADLINE.toSeconds(), TimeUnit.SECONDS), "the end of the input was missed");
+        watch.join(Await.DEADLINE.toMillis());
+        assertFalse(watch.isAlive());
+    }
+
+    @Test
+    void helpListsTheInputWatch() {
+        assertEquals(0, run("--help"));
+        assertTrue(stdout().contains("--exit-with-input"), stdout());
+    }
+
     private int run(String... args) {
         return ServerMain.commandLine(
                         new PrintStream(out, true, StandardCharsets.UTF_8),
                         new PrintStream(err, true, StandardCharsets.UTF_8))
                 .execute(args);
+    }
+
+    private static int unread(PipedInputStream input) {
+        try {
+            return input.available();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private Path emptyFile() throws IOException {

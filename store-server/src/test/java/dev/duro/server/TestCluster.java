@@ -394,6 +394,8 @@ final class TestCluster implements AutoCloseable {
         command.add(ServerMain.class.getName());
         command.add("--config");
         command.add(configFile.toString());
+        // A test JVM killed outright (a build's timeout) leaves no node behind: their input ends with it.
+        command.add("--exit-with-input");
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile(node).toFile()))
@@ -434,6 +436,20 @@ final class TestCluster implements AutoCloseable {
         if (server != null) {
             server.close();
         }
+    }
+
+    /**
+     * Closes a node process's standard input, as the death of the process that started it does (even by SIGKILL),
+     * and waits for it to exit; returns its exit status.
+     */
+    int orphan(String node) throws IOException {
+        Process process = processes.remove(node);
+        if (process == null) {
+            throw new IllegalStateException("node " + node + " is not running as a process");
+        }
+        process.getOutputStream().close();
+        awaitExit(node, process);
+        return process.exitValue();
     }
 
     /** Stops a node gracefully (SIGTERM for a process). */

@@ -183,6 +183,8 @@ final class LocalBenchCluster implements AutoCloseable {
         command.add(ServerMain.class.getName());
         command.add("--config");
         command.add(config.toString());
+        // Their input is a pipe from this JVM: if it dies without its exit hook (SIGKILL), the nodes stop too.
+        command.add("--exit-with-input");
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(logDirectory.resolve(id + ".log").toFile())
