@@ -15,10 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * An etcd cluster the load generator starts for the baseline: {@code members} child processes of the system's
@@ -44,7 +42,7 @@ public final class EtcdCluster implements AutoCloseable {
     private boolean closed;
 
     private EtcdCluster() throws IOException {
-        dataDirectory = Files.createTempDirectory("duro-bench-etcd-");
+        dataDirectory = RunDirectory.create("duro-bench-etcd-");
         exitHook = new ExitHook("etcd-cluster-stop", this::stopAtExit);
     }
 
@@ -212,11 +210,7 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     private void removeData() throws IOException {
-        try (Stream<Path> files = Files.walk(dataDirectory)) {
-            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
+        RunDirectory.delete(dataDirectory);
     }
 
     private static void sleepQuietly(Duration length) {

@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -86,7 +85,7 @@ final class LocalBenchCluster implements AutoCloseable {
             throws IOException {
         this.logDirectory = logDirectory;
         this.extraJavaOptions = extraJavaOptions(profiled, System.getProperty(EXTRA_NODE_JVM_OPTIONS, ""));
-        dataDirectory = Files.createTempDirectory("duro-bench-");
+        dataDirectory = RunDirectory.create("duro-bench-");
         exitHook = new ExitHook("bench-cluster-stop", this::closeAtExit);
         tlsDirectory = tls ? dataDirectory.resolve("tls") : null;
         List<Integer> ports = freePorts(2 * replicas);
@@ -329,10 +328,6 @@ final class LocalBenchCluster implements AutoCloseable {
                 process.destroyForcibly();
             }
         }
-        try (Stream<Path> files = Files.walk(dataDirectory)) {
-            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        }
+        RunDirectory.delete(dataDirectory);
     }
 }
