@@ -50,7 +50,10 @@ final class RunDirectory {
         return create(Path.of(System.getProperty("java.io.tmpdir")), prefix, System.err);
     }
 
-    /** The directories named {@code prefix*} in {@code parent} whose owner's mark names a process that is gone. */
+    /**
+     * The directories named {@code prefix*} in {@code parent} whose owner's mark names a process that is gone. A
+     * prefix covers the longer ones it starts ({@code duro-bench-} those of {@code duro-bench-etcd-}): stale either way.
+     */
     static List<Path> stale(Path parent, String prefix) throws IOException {
         List<Path> stale = new ArrayList<>();
         try (DirectoryStream<Path> candidates = Files.newDirectoryStream(parent, prefix + "*")) {
